@@ -1,0 +1,36 @@
+// rowscan/config.hpp: the one switch between the portable Thrust path and CUDA-only fast paths.
+#pragma once
+
+#include <thrust/detail/config.h>
+
+// ROWSCAN_HAS_CUB is 1 when the Thrust device system is CUDA, so CUB's device-wide algorithms may be
+// called. Every CUB fast path keeps a portable Thrust twin (named *_thrust) that CI tests on the CPU
+// and the GPU test run cross-checks against the fast path.
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+#  if !defined(__CUDACC__)
+#    error "the CUDA device system needs this translation unit compiled by nvcc"
+#  endif
+#  define ROWSCAN_HAS_CUB 1
+#else
+#  define ROWSCAN_HAS_CUB 0
+#endif
+
+// Functors run on the device system: __host__ __device__ under nvcc, plain functions elsewhere.
+#if defined(__CUDACC__)
+#  define ROWSCAN_HD __host__ __device__
+#else
+#  define ROWSCAN_HD
+#endif
+
+namespace rowscan {
+/// Name of the device system this build runs its compositions on.
+constexpr const char* device_system_name() {
+#if ROWSCAN_HAS_CUB
+  return "cuda";
+#elif THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
+  return "omp";
+#else
+  return "cpp";
+#endif
+}
+}  // namespace rowscan

@@ -1,0 +1,53 @@
+// rowscan/context.hpp: what every composition receives last: the execution policy and its memory pool.
+#pragma once
+
+#include "rowscan/config.hpp"
+
+#include <thrust/execution_policy.h>
+#include <thrust/memory.h>
+#include <thrust/mr/allocator.h>
+#include <thrust/mr/device_memory_resource.h>
+#include <thrust/mr/disjoint_pool.h>
+#include <thrust/mr/new.h>
+
+#include <cstddef>
+#include <memory>
+
+namespace rowscan {
+
+/// Execution context: one device-memory pool shared by every algorithm's temporaries, so a loop over
+/// chunks stops allocating after its first iteration (under OpenMP, copy_if and reduce_by_key would
+/// otherwise allocate on every call). Cheap to copy; copies share the pool.
+class context {
+  using upstream = thrust::device_memory_resource;
+  using pool_type = thrust::mr::disjoint_unsynchronized_pool_resource<upstream, thrust::mr::new_delete_resource>;
+
+ public:
+  using allocator_type = thrust::mr::allocator<char, pool_type>;
+
+  context() : pool_(std::make_shared<pool_type>(make_options())), alloc_(pool_.get()) {}
+
+  /// The policy to pass to Thrust algorithms: the device system, temporaries from the pool.
+  auto policy() const { return thrust::device(alloc_); }
+
+  /// Waits for all enqueued device work; throws rowscan::device_error on a device fault.
+  void synchronize() const;
+
+ private:
+  static thrust::mr::pool_options make_options() {
+    auto options = pool_type::get_default_options();
+    options.cache_oversized = true;  // chunk-sized temporaries are the ones worth keeping
+    return options;
+  }
+  std::shared_ptr<pool_type> pool_;
+  mutable allocator_type alloc_;
+};
+
+/// Free and total bytes of memory on the device system (host RAM for the CPU backends).
+struct memory_info {
+  std::size_t free_bytes;
+  std::size_t total_bytes;
+};
+memory_info device_memory_info();
+
+}  // namespace rowscan

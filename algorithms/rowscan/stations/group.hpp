@@ -1,0 +1,115 @@
+// rowscan/stations/group.hpp: grouping rows by station name without a hash table.
+//
+//   sort_by_key(key) -> verify(equal keys have equal names) -> reduce_by_key(merge_stats)
+//
+// Rows carry a 64-bit key (a hash of the name), a name and a station_stats. Sorting by the key puts
+// equal names next to each other; a transform_reduce over adjacent sorted rows then proves that equal
+// keys also mean equal names. If two different names share a key (a hash collision, or the few key
+// bits tests force), the rows are sorted again by (key, name bytes) and grouped by (key, name): the
+// answer stays exact, only slower.
+#pragma once
+
+#include "rowscan/context.hpp"
+#include "rowscan/stations/stats.hpp"
+#include "rowscan/strings/column.hpp"
+
+#include <thrust/device_vector.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+#include <thrust/transform_reduce.h>
+#include <thrust/tuple.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rowscan::stations {
+
+/// Row numbers inside one grouping: a chunk has fewer than 2^32 records.
+using row_index = std::uint32_t;
+
+/// One group per distinct name, in key order.
+struct groups {
+  thrust::device_vector<std::uint64_t> keys;
+  thrust::device_vector<station_stats> stats;
+  thrust::device_vector<row_index> representative;  ///< an input row of the group, to take its name from
+  bool names_compared = false;                       ///< a key was shared by different names
+};
+
+/// 1 where sorted row i and row i - 1 have the same key but different names.
+template <class Names>
+struct key_shared_by_two_names {
+  std::uint64_t const* keys;
+  row_index const* rows;
+  Names names;
+  ROWSCAN_HD std::size_t operator()(std::size_t i) const {
+    return keys[i] == keys[i - 1] && !bytes_equal(names(rows[i]), names(rows[i - 1])) ? 1 : 0;
+  }
+};
+
+/// Orders (key, row) by key, then by the row's name bytes: the exact order of the fallback.
+template <class Names>
+struct key_then_name_less {
+  Names names;
+  ROWSCAN_HD bool operator()(thrust::tuple<std::uint64_t, row_index> const& a,
+                             thrust::tuple<std::uint64_t, row_index> const& b) const {
+    if (thrust::get<0>(a) != thrust::get<0>(b)) return thrust::get<0>(a) < thrust::get<0>(b);
+    return bytes_less(names(thrust::get<1>(a)), names(thrust::get<1>(b)));
+  }
+};
+
+/// Two sorted rows belong to one station: equal keys, and equal names when keys were found shared.
+template <class Names>
+struct same_station {
+  Names names;
+  bool compare_names;
+  ROWSCAN_HD bool operator()(thrust::tuple<std::uint64_t, row_index> const& a,
+                             thrust::tuple<std::uint64_t, row_index> const& b) const {
+    if (thrust::get<0>(a) != thrust::get<0>(b)) return false;
+    return !compare_names || bytes_equal(names(thrust::get<1>(a)), names(thrust::get<1>(b)));
+  }
+};
+
+/// Groups rows 0..keys.size()-1 by name. keys is sorted in place; names(i) is row i's name and
+/// stats[i] its summary. Exact whatever the keys are: a key only has to be equal for equal names.
+template <class Names, class StatsIt>
+groups group_by_name(thrust::device_vector<std::uint64_t>& keys, Names names, StatsIt stats, context const& ctx) {
+  auto const n = keys.size();
+  auto policy = ctx.policy();
+  thrust::device_vector<row_index> rows(n);
+  thrust::sequence(policy, rows.begin(), rows.end());
+  thrust::sort_by_key(policy, keys.begin(), keys.end(), rows.begin());
+
+  groups out;
+  if (n > 1) {
+    key_shared_by_two_names<Names> clash{thrust::raw_pointer_cast(keys.data()), thrust::raw_pointer_cast(rows.data()),
+                                         names};
+    out.names_compared = thrust::transform_reduce(policy, thrust::counting_iterator<std::size_t>(1),
+                                                  thrust::counting_iterator<std::size_t>(n), clash, std::size_t{0},
+                                                  thrust::plus<std::size_t>{}) > 0;
+  }
+  auto sorted_rows = thrust::make_zip_iterator(thrust::make_tuple(keys.begin(), rows.begin()));
+  if (out.names_compared) {
+    thrust::sort(policy, sorted_rows, sorted_rows + n, key_then_name_less<Names>{names});
+  }
+
+  out.keys.resize(n);
+  out.stats.resize(n);
+  out.representative.resize(n);
+  // reduce_by_key writes each group's first (key, row): the row is the group's representative.
+  auto const ends = thrust::reduce_by_key(
+      policy, sorted_rows, sorted_rows + n, thrust::make_permutation_iterator(stats, rows.begin()),
+      thrust::make_zip_iterator(thrust::make_tuple(out.keys.begin(), out.representative.begin())), out.stats.begin(),
+      same_station<Names>{names, out.names_compared}, merge_stats{});
+  auto const count = static_cast<std::size_t>(ends.second - out.stats.begin());
+  out.keys.resize(count);
+  out.stats.resize(count);
+  out.representative.resize(count);
+  return out;
+}
+
+}  // namespace rowscan::stations

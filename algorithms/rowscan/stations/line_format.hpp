@@ -1,0 +1,97 @@
+// rowscan/stations/line_format.hpp: one measurement line "<name>;<temperature>", parsed exactly.
+//
+// The rules are the One Billion Row Challenge's: the name is 1..100 bytes without ';' or '\n' (any
+// other byte belongs to it, taken as-is); the temperature is -99.9..99.9 with exactly one fractional
+// digit: -?[0-9]{1,2}\.[0-9]. It becomes integer tenths; nothing here touches floating point.
+//
+// The checks run in a fixed order that only ever looks at a line's first 101 bytes to place the ';',
+// so a prefix of a too-long line (a chunk of >= 128 bytes without a newline) fails exactly like the
+// whole line would: the device parse, the error report and the scalar reference all agree.
+#pragma once
+
+#include "rowscan/config.hpp"
+
+#include <cstdint>
+
+namespace rowscan::stations {
+
+constexpr std::uint32_t max_name_bytes = 100;
+/// The longest valid line: a 100-byte name, ';', "-99.9" and '\n'.
+constexpr std::uint32_t max_line_bytes = max_name_bytes + 1 + 5 + 1;
+
+enum class line_status : std::uint8_t {
+  ok = 0,
+  missing_separator,  ///< no ';' in a line of at most 100 bytes
+  name_too_long,      ///< no ';' within the first 101 bytes
+  empty_name,         ///< the line starts with ';'
+  bad_temperature,    ///< what follows ';' is not -?[0-9]{1,2}\.[0-9]
+};
+
+/// What a line parses to. key is a 64-bit hash of the name: equal names give equal keys; the
+/// grouping step proves the converse for the data at hand (see group.hpp).
+struct parsed_line {
+  std::uint64_t key;
+  std::int16_t tenths;
+  std::uint8_t name_size;
+  line_status status;
+  std::uint32_t error_at;  ///< offset in the line of the field at fault (0: the name, after ';': the temperature)
+};
+
+/// FNV-1a, 64-bit: a byte-at-a-time hash that is the same on every backend.
+ROWSCAN_HD inline std::uint64_t name_hash(char const* name, std::uint32_t size) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::uint32_t i = 0; i < size; ++i) {
+    h ^= static_cast<unsigned char>(name[i]);
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+ROWSCAN_HD inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// Parses "-?[0-9]{1,2}\.[0-9]" (all of [t, t + size)) into tenths; false if it does not match.
+ROWSCAN_HD inline bool parse_tenths(char const* t, std::uint32_t size, std::int16_t& tenths) {
+  std::uint32_t i = 0;
+  bool const negative = size > 0 && t[0] == '-';
+  if (negative) ++i;
+  std::uint32_t const int_digits = size - i - 2;  // what is left before ".d"
+  if (size < i + 3 || int_digits > 2) return false;
+  int value = 0;
+  for (std::uint32_t k = 0; k < int_digits; ++k, ++i) {
+    if (!is_digit(t[i])) return false;
+    value = value * 10 + (t[i] - '0');
+  }
+  if (t[i] != '.' || !is_digit(t[i + 1])) return false;
+  value = value * 10 + (t[i + 1] - '0');
+  tenths = static_cast<std::int16_t>(negative ? -value : value);
+  return true;
+}
+
+/// Parses one line given without its '\n'. Only the name's hash, its size and the tenths leave here.
+ROWSCAN_HD inline parsed_line parse_line(char const* line, std::uint32_t size) {
+  parsed_line out{0, 0, 0, line_status::ok, 0};
+  std::uint32_t const scan_limit = size < max_name_bytes + 1 ? size : max_name_bytes + 1;
+  std::uint32_t sep = 0;
+  while (sep < scan_limit && line[sep] != ';') ++sep;
+  if (sep == scan_limit) {
+    out.status = size > max_name_bytes ? line_status::name_too_long : line_status::missing_separator;
+    return out;
+  }
+  if (sep == 0) {
+    out.status = line_status::empty_name;
+    return out;
+  }
+  if (!parse_tenths(line + sep + 1, size - sep - 1, out.tenths)) {
+    out.status = line_status::bad_temperature;
+    out.error_at = sep + 1;
+    return out;
+  }
+  out.key = name_hash(line, sep);
+  out.name_size = static_cast<std::uint8_t>(sep);
+  return out;
+}
+
+/// A user-facing description of a status (host only).
+char const* describe(line_status status);
+
+}  // namespace rowscan::stations

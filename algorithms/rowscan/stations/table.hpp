@@ -1,0 +1,69 @@
+// rowscan/stations/table.hpp: the station table (key, stats, name per distinct station) and its merge.
+#pragma once
+
+#include "rowscan/context.hpp"
+#include "rowscan/records.hpp"
+#include "rowscan/stations/group.hpp"
+#include "rowscan/stations/stats.hpp"
+#include "rowscan/strings/column.hpp"
+#include "rowscan/strings/gather.hpp"
+
+#include <thrust/device_vector.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rowscan::stations {
+
+/// One row per distinct station, in key order (or name order after sorted_by_name).
+struct station_table {
+  thrust::device_vector<std::uint64_t> keys;
+  thrust::device_vector<station_stats> stats;
+  strings_column names;
+  bool names_compared = false;  ///< building it met a key shared by two names and grouped by name bytes
+
+  std::size_t size() const { return keys.size(); }
+};
+
+/// Names of the records of a text chunk: record i's name is the first name_sizes[i] bytes of the record.
+struct record_names {
+  char const* text;
+  record_range const* records;
+  std::uint8_t const* name_sizes;
+  ROWSCAN_HD string_ref operator()(std::size_t i) const { return {text + records[i].begin, name_sizes[i]}; }
+};
+
+/// Rows of table a followed by rows of table b, without copying either: row i < a_size is a's row i.
+template <class T>
+struct concatenated {
+  T a;
+  T b;
+  std::size_t a_size;
+  ROWSCAN_HD auto operator()(std::size_t i) const { return i < a_size ? a(i) : b(i - a_size); }
+};
+
+/// Element i of a device array, as a functor (so concatenated<> can join two arrays).
+template <class T>
+struct array_view {
+  T const* data;
+  ROWSCAN_HD T operator()(std::size_t i) const { return data[i]; }
+};
+
+/// Makes a table from groups: keys and stats move in, names are gathered from the representatives.
+template <class Names>
+station_table table_from_groups(groups&& g, Names names, context const& ctx) {
+  station_table table;
+  table.names = gather_strings(names, thrust::raw_pointer_cast(g.representative.data()), g.representative.size(), ctx);
+  table.keys = std::move(g.keys);
+  table.stats = std::move(g.stats);
+  table.names_compared = g.names_compared;
+  return table;
+}
+
+/// The table of a and b together: the same sort_by_key + reduce_by_key grouping as a chunk's records.
+station_table merge_tables(station_table const& a, station_table const& b, context const& ctx);
+
+/// The table in the output order: by the unsigned bytes of the names.
+station_table sorted_by_name(station_table const& table, context const& ctx);
+
+}  // namespace rowscan::stations

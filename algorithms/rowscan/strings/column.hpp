@@ -1,0 +1,69 @@
+// rowscan/strings/column.hpp: a strings column (chars + offsets) and views that name strings by index.
+#pragma once
+
+#include "rowscan/config.hpp"
+
+#include <thrust/device_vector.h>
+#include <thrust/host_vector.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rowscan {
+
+/// A string's bytes somewhere in device-system memory.
+struct string_ref {
+  char const* data;
+  std::uint32_t size;
+};
+
+/// Byte-wise equality (names compare as raw UTF-8 bytes).
+ROWSCAN_HD inline bool bytes_equal(string_ref a, string_ref b) {
+  if (a.size != b.size) return false;
+  for (std::uint32_t i = 0; i < a.size; ++i) {
+    if (a.data[i] != b.data[i]) return false;
+  }
+  return true;
+}
+
+/// Lexicographic order of the unsigned bytes, the order of the challenge's output.
+ROWSCAN_HD inline bool bytes_less(string_ref a, string_ref b) {
+  std::uint32_t const n = a.size < b.size ? a.size : b.size;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    auto const x = static_cast<unsigned char>(a.data[i]);
+    auto const y = static_cast<unsigned char>(b.data[i]);
+    if (x != y) return x < y;
+  }
+  return a.size < b.size;
+}
+
+/// Column of n strings: string i is chars[offsets[i], offsets[i+1]). 64-bit offsets.
+struct strings_column {
+  thrust::device_vector<char> chars;
+  thrust::device_vector<std::int64_t> offsets = thrust::device_vector<std::int64_t>(1, 0);
+
+  std::size_t size() const { return offsets.size() - 1; }
+};
+
+/// Non-owning view of a strings_column for functors: view(i) is string i.
+struct column_view {
+  char const* chars;
+  std::int64_t const* offsets;
+
+  explicit column_view(strings_column const& column)
+      : chars(thrust::raw_pointer_cast(column.chars.data())), offsets(thrust::raw_pointer_cast(column.offsets.data())) {}
+
+  ROWSCAN_HD string_ref operator()(std::size_t i) const {
+    return {chars + offsets[i], static_cast<std::uint32_t>(offsets[i + 1] - offsets[i])};
+  }
+};
+
+/// Copies a column to the host as std::strings (for output and tests).
+std::vector<std::string> to_host_strings(strings_column const& column);
+
+/// Builds a column on the device from host strings (for tests and small inputs).
+strings_column make_strings_column(std::vector<std::string> const& strings);
+
+}  // namespace rowscan

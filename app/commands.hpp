@@ -1,0 +1,13 @@
+// app/commands.hpp: the rowscan subcommands. Each parses its own options and returns an exit code;
+// errors are thrown and reported once, in main.
+#pragma once
+
+namespace rowscan::app {
+
+/// Exit codes: 0 success, 1 bad input or a failing device, 2 a usage error.
+enum exit_code : int { success = 0, failure = 1, usage = 2 };
+
+int stations_command(int argc, char** argv);
+int generate_command(int argc, char** argv);
+
+}  // namespace rowscan::app

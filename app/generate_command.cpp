@@ -1,0 +1,75 @@
+// `rowscan generate measurements ...`: realistic inputs of any size.
+#include "commands.hpp"
+#include "rowscan/error.hpp"
+#include "rowscan/generate/measurements.hpp"
+
+#include <cxxopts.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+
+namespace rowscan::app {
+namespace {
+
+/// The output named by -o: a file created or truncated, or standard output for "-".
+class output_file {
+ public:
+  explicit output_file(std::string const& path) : owned_(path != "-") {
+    fd_ = owned_ ? ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : STDOUT_FILENO;
+    if (fd_ < 0) throw error(path + ": cannot create: " + std::strerror(errno));
+  }
+  ~output_file() {
+    if (owned_) ::close(fd_);
+  }
+  output_file(output_file const&) = delete;
+  output_file& operator=(output_file const&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  bool owned_;
+  int fd_;
+};
+
+int generate_measurements(int argc, char** argv) {
+  cxxopts::Options options("rowscan generate measurements",
+                           "Writes `name;temperature` lines: K synthesized UTF-8 station names, a mean per station "
+                           "and gaussian readings in tenths.");
+  options.add_options()
+      ("rows", "number of lines", cxxopts::value<std::uint64_t>(), "N")
+      ("stations", "number of distinct stations (1..1000000)", cxxopts::value<std::uint32_t>()->default_value("413"), "K")
+      ("seed", "random seed", cxxopts::value<std::uint64_t>()->default_value("1"), "S")
+      ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE")
+      ("h,help", "this text");
+  auto const args = options.parse(argc, argv);
+  if (args.count("help")) {
+    std::cout << options.help();
+    return success;
+  }
+  if (!args.count("rows")) throw cxxopts::exceptions::specification("missing --rows");
+  if (!args.count("output")) throw cxxopts::exceptions::specification("missing -o FILE");
+  if (!args.unmatched().empty()) throw cxxopts::exceptions::specification("unexpected argument '" + args.unmatched()[0] + "'");
+
+  generate::measurements_options opts;
+  opts.rows = args["rows"].as<std::uint64_t>();
+  opts.stations = args["stations"].as<std::uint32_t>();
+  opts.seed = args["seed"].as<std::uint64_t>();
+  if (opts.stations < 1 || opts.stations > 1000000) throw error("--stations must be between 1 and 1000000");
+  output_file out(args["output"].as<std::string>());
+  generate::write_measurements(out.fd(), opts);
+  return success;
+}
+
+}  // namespace
+
+int generate_command(int argc, char** argv) {
+  std::string const what = argc > 1 ? argv[1] : "";
+  if (what == "measurements") return generate_measurements(argc - 1, argv + 1);
+  std::cerr << "usage: rowscan generate measurements --rows N --stations K [--seed S] -o FILE\n";
+  return what == "--help" || what == "-h" ? success : usage;
+}
+
+}  // namespace rowscan::app

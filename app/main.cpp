@@ -1,0 +1,64 @@
+// rowscan: the command-line tool. Parses the subcommand, dispatches, and reports errors in one place.
+#include "commands.hpp"
+#include "rowscan/error.hpp"
+
+#include <cxxopts.hpp>
+
+#include <cstring>
+#include <iostream>
+#include <new>
+#include <string>
+
+namespace {
+
+constexpr char const* usage_text =
+    "usage: rowscan <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  stations FILE       per-station min/mean/max of `name;temperature` lines (One Billion Row Challenge)\n"
+    "  generate measurements --rows N --stations K [--seed S] -o FILE\n"
+    "                      write a realistic measurements file\n"
+    "\n"
+    "FILE may be - for standard input. `rowscan <command> --help` describes a command's options.\n"
+    "  --help     this text\n"
+    "  --version  the version and the Thrust device system\n";
+
+int dispatch(int argc, char** argv) {
+  using namespace rowscan::app;
+  if (argc < 2) {
+    std::cerr << usage_text;
+    return usage;
+  }
+  std::string const command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << usage_text;
+    return success;
+  }
+  if (command == "--version") {
+    std::cout << "rowscan " ROWSCAN_VERSION " (" << ROWSCAN_DEVICE_SYSTEM << ")\n";
+    return success;
+  }
+  if (command == "stations") return stations_command(argc - 1, argv + 1);
+  if (command == "generate") return generate_command(argc - 1, argv + 1);
+  std::cerr << "rowscan: error: unknown command '" << command << "'\n" << usage_text;
+  return usage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace rowscan::app;
+  try {
+    return dispatch(argc, argv);
+  } catch (cxxopts::exceptions::exception const& e) {
+    std::cerr << "rowscan: error: " << e.what() << " (see --help)\n";
+    return usage;
+  } catch (rowscan::error const& e) {
+    std::cerr << "rowscan: error: " << e.what() << '\n';
+  } catch (std::bad_alloc const&) {
+    std::cerr << "rowscan: error: out of memory\n";
+  } catch (std::exception const& e) {
+    std::cerr << "rowscan: error: " << e.what() << '\n';
+  }
+  return failure;
+}

@@ -1,0 +1,82 @@
+// `rowscan stations FILE`: the One Billion Row Challenge answer for a measurements file.
+#include "commands.hpp"
+#include "rowscan/io/input_file.hpp"
+#include "rowscan/stations/format.hpp"
+#include "rowscan/stations/summarize.hpp"
+
+#include <cxxopts.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace rowscan::app {
+namespace {
+
+void print_stage_times(stations::summary const& s, double total_seconds) {
+  auto const& t = s.times;
+  auto line = [&](char const* stage, double seconds) {
+    std::fprintf(stderr, "  %-13s %9.3f ms\n", stage, seconds * 1e3);
+  };
+  std::fprintf(stderr, "rowscan stations: %llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes\n",
+               static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines), s.stations.size(),
+               s.chunks, s.chunk_size);
+  line("read", t.read);
+  line("copy", t.copy);
+  line("find records", t.find_records);
+  line("parse", t.parse);
+  line("group", t.group);
+  line("merge", t.merge);
+  line("output", t.output);
+  std::fprintf(stderr, "  %-13s %9.3f ms  (%.2f GB/s of text)\n", "total", total_seconds * 1e3,
+               total_seconds > 0 ? static_cast<double>(s.bytes) / total_seconds / 1e9 : 0.0);
+}
+
+}  // namespace
+
+int stations_command(int argc, char** argv) {
+  cxxopts::Options options("rowscan stations",
+                           "Per-station min/mean/max of `name;temperature` lines, exactly, in the One Billion Row "
+                           "Challenge's format.");
+  options.positional_help("FILE").show_positional_help();
+  options.add_options()
+      ("file", "measurements file, or - for standard input", cxxopts::value<std::string>())
+      ("chunk-size", "bytes of text processed at once (default: sized from free device memory)",
+       cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
+      ("format", "output format: 1brc, json or csv", cxxopts::value<std::string>()->default_value("1brc"))
+      ("stats", "print a per-stage time breakdown to stderr")
+      ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
+                   "name-comparing fallback)", cxxopts::value<unsigned>()->default_value("64"), "N")
+      ("h,help", "this text");
+  options.parse_positional({"file"});
+  auto const args = options.parse(argc, argv);
+  if (args.count("help")) {
+    std::cout << options.help();
+    return success;
+  }
+  if (!args.count("file")) throw cxxopts::exceptions::specification("missing FILE");
+  if (!args.unmatched().empty()) throw cxxopts::exceptions::specification("unexpected argument '" + args.unmatched()[0] + "'");
+
+  auto const format = stations::parse_output_format(args["format"].as<std::string>());
+  stations::summarize_options opts;
+  opts.chunk_size = args["chunk-size"].as<std::size_t>();
+  opts.key_bits = args["key-bits"].as<unsigned>();
+  opts.time_stages = args.count("stats") > 0;
+
+  auto const start = std::chrono::steady_clock::now();
+  io::input_file input(args["file"].as<std::string>());
+  auto result = stations::summarize(input.fd(), input.label(), opts);
+
+  // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
+  auto const output_start = std::chrono::steady_clock::now();
+  std::ostringstream text;
+  stations::write(text, result.stations, format);
+  std::cout << text.str() << std::flush;
+  auto const end = std::chrono::steady_clock::now();
+  result.times.output += std::chrono::duration<double>(end - output_start).count();
+  if (opts.time_stages) print_stage_times(result, std::chrono::duration<double>(end - start).count());
+  return std::cout ? success : failure;
+}
+
+}  // namespace rowscan::app

@@ -1,0 +1,24 @@
+// A scalar reference for `rowscan stations`: a plain std::map loop, written to be obviously right and
+// to share no code with the compositions it checks.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace reference {
+
+/// The first bad line of an input: 1-based line number and the byte offset of the faulty field.
+struct bad_input : std::runtime_error {
+  bad_input(std::uint64_t line_, std::uint64_t byte_offset_)
+      : std::runtime_error("bad line " + std::to_string(line_) + " at byte " + std::to_string(byte_offset_)),
+        line(line_), byte_offset(byte_offset_) {}
+  std::uint64_t line;
+  std::uint64_t byte_offset;
+};
+
+/// The One Billion Row Challenge answer for the measurements in text, "{...}\n"; throws bad_input.
+std::string stations_answer(std::string_view text);
+
+}  // namespace reference
