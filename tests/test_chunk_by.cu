@@ -1,0 +1,186 @@
+// chunk_by against a sequential walk, and the algebra of its scan element.
+#include "reference/chunk_by_reference.hpp"
+#include "rowscan/chunk_by.hpp"
+#include "rowscan/records.hpp"
+
+#include <gtest/gtest.h>
+#include <thrust/device_vector.h>
+#include <thrust/host_vector.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using rowscan::index_range;
+using chunks = std::vector<std::pair<std::size_t, std::size_t>>;
+
+/// Equal neighbours stay together (runs of equal values).
+struct equal_to {
+  ROWSCAN_HD bool operator()(int a, int b) const { return a == b; }
+};
+/// Non-decreasing runs.
+struct not_greater {
+  ROWSCAN_HD bool operator()(int a, int b) const { return a <= b; }
+};
+/// Neighbours closer than 3 stay together.
+struct close_to {
+  ROWSCAN_HD bool operator()(int a, int b) const { return (a > b ? a - b : b - a) < 3; }
+};
+struct always {
+  ROWSCAN_HD bool operator()(int, int) const { return true; }
+};
+struct never {
+  ROWSCAN_HD bool operator()(int, int) const { return false; }
+};
+
+template <class Index, class Predicate>
+chunks device_chunk_by(std::vector<int> const& values, Predicate pred) {
+  rowscan::context ctx;
+  thrust::device_vector<int> const d(values.begin(), values.end());
+  std::size_t const count = rowscan::count_chunks<Index>(d.begin(), d.end(), pred, ctx);
+  thrust::device_vector<index_range<Index>> out(count);
+  auto const end = rowscan::chunk_by(d.begin(), d.end(), pred, out.begin(), ctx);
+  EXPECT_EQ(static_cast<std::size_t>(end - out.begin()), count);
+  thrust::host_vector<index_range<Index>> const h = out;
+  chunks result;
+  for (auto const& r : h) result.push_back({r.begin, r.end});
+  return result;
+}
+
+template <class Predicate>
+void expect_matches_reference(std::vector<int> const& values, Predicate pred) {
+  auto const expected = reference::chunk_by(values, pred);
+  EXPECT_EQ(device_chunk_by<std::uint32_t>(values, pred), expected);
+  EXPECT_EQ(device_chunk_by<std::uint64_t>(values, pred), expected);
+}
+
+std::vector<int> random_values(std::size_t n, int range, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> dist(0, range - 1);
+  std::vector<int> v(n);
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
+TEST(ChunkBy, RandomValuesAndPredicates) {
+  for (std::size_t n : {1u, 2u, 31u, 32u, 33u, 1000u, 4097u, 200000u}) {
+    for (int range : {2, 5, 1000}) {
+      std::uint32_t const seed = static_cast<std::uint32_t>(n * 131 + static_cast<std::size_t>(range));
+      SCOPED_TRACE("n=" + std::to_string(n) + " range=" + std::to_string(range) + " seed=" + std::to_string(seed));
+      auto const values = random_values(n, range, seed);
+      expect_matches_reference(values, equal_to{});
+      expect_matches_reference(values, not_greater{});
+      expect_matches_reference(values, close_to{});
+    }
+  }
+}
+
+TEST(ChunkBy, Empty) {
+  expect_matches_reference({}, equal_to{});
+  EXPECT_TRUE(device_chunk_by<std::uint32_t>({}, equal_to{}).empty());
+}
+
+TEST(ChunkBy, OneElement) { EXPECT_EQ(device_chunk_by<std::uint32_t>({7}, never{}), (chunks{{0, 1}})); }
+
+TEST(ChunkBy, AllEqualIsOneChunk) {
+  std::vector<int> const values(100000, 4);
+  EXPECT_EQ(device_chunk_by<std::uint32_t>(values, equal_to{}), (chunks{{0, 100000}}));
+  EXPECT_EQ(device_chunk_by<std::uint32_t>(values, always{}), (chunks{{0, 100000}}));
+}
+
+TEST(ChunkBy, AllDifferentIsOneChunkPerElement) {
+  std::vector<int> values(5000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i);
+  auto const result = device_chunk_by<std::uint32_t>(values, equal_to{});
+  ASSERT_EQ(result.size(), values.size());
+  for (std::size_t i = 0; i < result.size(); ++i) EXPECT_EQ(result[i], std::make_pair(i, i + 1));
+  EXPECT_EQ(device_chunk_by<std::uint32_t>(random_values(777, 9, 3), never{}).size(), 777u);
+}
+
+TEST(ChunkBy, RejectsPositionsTooWideForTheIndex) {
+  auto const many = thrust::counting_iterator<std::uint64_t>(0);
+  thrust::device_vector<index_range<std::uint8_t>> out(1);
+  EXPECT_THROW(rowscan::chunk_by(many, many + 300, always{}, out.begin()), rowscan::error);
+}
+
+// ---- the scan element ------------------------------------------------------------------------------
+
+using interval = rowscan::interval<std::uint32_t>;
+
+bool same(interval const& a, interval const& b) {
+  return a.flag == b.flag && a.index == b.index && a.end == b.end && (!a.flag || a.start == b.start);
+}
+
+interval random_interval(std::mt19937& rng) {
+  std::uniform_int_distribution<std::uint32_t> dist(0, 1000);
+  bool const flag = dist(rng) % 2 == 0;
+  return {flag, flag ? 1 + dist(rng) : 0, dist(rng), dist(rng)};
+}
+
+TEST(IntervalPlus, IsAssociativeOnRandomTriples) {
+  std::mt19937 rng(2024);
+  rowscan::interval_plus<std::uint32_t> plus;
+  for (int trial = 0; trial < 100000; ++trial) {
+    interval const a = random_interval(rng), b = random_interval(rng), c = random_interval(rng);
+    ASSERT_TRUE(same(plus(plus(a, b), c), plus(a, plus(b, c)))) << "trial " << trial << " of seed 2024";
+  }
+}
+
+TEST(IntervalPlus, IsNotCommutative) {
+  interval const a{true, 1, 0, 3}, b{true, 1, 3, 5};
+  EXPECT_FALSE(same(rowscan::interval_plus<std::uint32_t>{}(a, b), rowscan::interval_plus<std::uint32_t>{}(b, a)));
+}
+
+/// The combine exactly as the podcast states it: the flag, and whether to count a new chunk, come
+/// from the right operand alone. Folding left to right it works; regrouped, it loses chunks.
+TEST(IntervalPlus, ThePodcastsRightFlagCombineIsNotAssociative) {
+  struct podcast_interval { bool continues; int index, start, end; };
+  auto combine = [](podcast_interval l, podcast_interval r) {
+    return podcast_interval{r.continues, r.continues ? l.index + r.index : l.index + r.index + 1,
+                            r.continues ? l.start + r.start : l.end, l.end + r.end};
+  };
+  podcast_interval const a{true, 0, 0, 1}, b{false, 0, 0, 1}, c{true, 0, 0, 1};  // "x|yz": b starts a chunk
+  EXPECT_EQ(combine(combine(a, b), c).index, 1);
+  EXPECT_EQ(combine(a, combine(b, c)).index, 0);  // the chunk started by b is lost
+}
+
+// ---- lines --------------------------------------------------------------------------------------------
+
+chunks lines_of(std::string const& text) {
+  rowscan::context ctx;
+  thrust::device_vector<char> const d(text.begin(), text.end());
+  thrust::device_vector<rowscan::record_range> records;
+  rowscan::find_lines(thrust::raw_pointer_cast(d.data()), d.size(), records, ctx);
+  thrust::host_vector<rowscan::record_range> const h = records;
+  chunks result;
+  for (auto const& r : h) result.push_back({r.begin, r.end});
+  return result;
+}
+
+TEST(FindLines, WorkedExampleOfTheHeader) { EXPECT_EQ(lines_of("ab\nc\nde"), (chunks{{0, 3}, {3, 5}, {5, 7}})); }
+
+TEST(FindLines, EdgeCases) {
+  EXPECT_EQ(lines_of(""), chunks{});
+  EXPECT_EQ(lines_of("\n"), (chunks{{0, 1}}));
+  EXPECT_EQ(lines_of("a;1.0\n"), (chunks{{0, 6}}));
+  EXPECT_EQ(lines_of("a;1.0"), (chunks{{0, 5}}));
+  EXPECT_EQ(lines_of("\n\n\n"), (chunks{{0, 1}, {1, 2}, {2, 3}}));
+}
+
+TEST(FindLines, RandomTextMatchesSplittingOnNewlines) {
+  std::mt19937 rng(77);
+  for (std::size_t n : {1u, 100u, 10000u, 300000u}) {
+    SCOPED_TRACE("n=" + std::to_string(n) + " seed=77");
+    std::string text(n, 'x');
+    for (auto& c : text) c = rng() % 8 == 0 ? '\n' : static_cast<char>('a' + rng() % 26);
+    std::vector<char> const bytes(text.begin(), text.end());
+    auto const expected = reference::chunk_by(bytes, [](char a, char) { return a != '\n'; });
+    EXPECT_EQ(lines_of(text), expected);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,153 @@
+// The rowscan executable as a user runs it: exit codes, what goes to stdout, what goes to stderr.
+#include "reference/stations_reference.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+struct run_result {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(std::string const& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(std::string const& path, std::string const& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/rowscan-cli-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+
+  std::string path(std::string const& name) const { return dir_ + "/" + name; }
+
+  /// Runs `rowscan ARGS` through the shell (ARGS are shell words; stdin_text feeds standard input).
+  run_result run(std::string const& args, std::string const& stdin_text = "") const {
+    write_file(path("stdin"), stdin_text);
+    std::string const command = std::string("'") + ROWSCAN_EXE + "' " + args + " <'" + path("stdin") + "' >'" +
+                                path("stdout") + "' 2>'" + path("stderr") + "'";
+    int const status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(path("stdout")), read_file(path("stderr"))};
+  }
+
+  std::string dir_;
+};
+
+std::string sample(std::string const& name) { return std::string(ROWSCAN_SAMPLES_DIR) + "/" + name; }
+
+TEST_F(Cli, HelpAndVersion) {
+  auto r = run("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("usage: rowscan"), std::string::npos);
+  r = run("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out.rfind("rowscan ", 0), 0u);
+  r = run("stations --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--chunk-size"), std::string::npos);
+}
+
+TEST_F(Cli, UsageErrorsExitWithTwo) {
+  EXPECT_EQ(run("").exit_code, 2);
+  EXPECT_EQ(run("frobnicate").exit_code, 2);
+  auto const r = run("stations --no-such-option x");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("rowscan: error: ", 0), 0u);
+  EXPECT_EQ(run("stations").exit_code, 2);
+}
+
+TEST_F(Cli, BundledSample) {
+  auto const r = run("stations '" + sample("measurements.txt") + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, read_file(sample("measurements.out")));
+  EXPECT_EQ(r.out, reference::stations_answer(read_file(sample("measurements.txt"))));
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(Cli, StandardInputAndFormats) {
+  std::string const text = "b;1.0\na;-2.5\nb;2.0\n";
+  auto r = run("stations -", text);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "{a=-2.5/-2.5/-2.5, b=1.0/1.5/2.0}\n");
+  r = run("stations --format csv -", text);
+  EXPECT_EQ(r.out, "station,min,mean,max,count\na,-2.5,-2.5,-2.5,1\nb,1.0,1.5,2.0,2\n");
+  r = run("stations --format json -", text);
+  EXPECT_EQ(r.out.front(), '[');
+  EXPECT_EQ(run("stations --format xml -", text).exit_code, 1);
+}
+
+TEST_F(Cli, StatsGoToStandardError) {
+  auto const r = run("stations --stats --chunk-size 128 '" + sample("measurements.txt") + "'");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, read_file(sample("measurements.out")));
+  for (char const* stage : {"read", "copy", "find records", "parse", "group", "merge", "output"}) {
+    EXPECT_NE(r.err.find(stage), std::string::npos) << stage;
+  }
+}
+
+TEST_F(Cli, BadLineIsOneLineOnStderrAndNothingOnStdout) {
+  write_file(path("bad.txt"), "a;1.0\nb;2.0\nc;3.00\n");
+  auto const r = run("stations '" + path("bad.txt") + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("rowscan: error: " + path("bad.txt") + ":3: byte 14: temperature", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1);
+}
+
+TEST_F(Cli, MissingUnreadableAndDirectoryInputs) {
+  auto r = run("stations '" + path("missing.txt") + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find(path("missing.txt") + ": cannot open"), std::string::npos) << r.err;
+  r = run("stations '" + dir_ + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+  if (geteuid() != 0) {  // root reads any file
+    write_file(path("locked.txt"), "a;1.0\n");
+    chmod(path("locked.txt").c_str(), 0);
+    r = run("stations '" + path("locked.txt") + "'");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(Cli, ChunkSizeOutOfRange) {
+  auto const r = run("stations --chunk-size 10 -", "a;1.0\n");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("chunk size"), std::string::npos);
+}
+
+TEST_F(Cli, GenerateThenAnswerLikeTheReference) {
+  auto r = run("generate measurements --rows 20000 --stations 300 --seed 7 -o '" + path("m.txt") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string const text = read_file(path("m.txt"));
+  std::string const expected = reference::stations_answer(text);
+  for (char const* chunk : {"", "--chunk-size 128", "--chunk-size 5000"}) {
+    r = run(std::string("stations ") + chunk + " '" + path("m.txt") + "'");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, expected) << chunk;
+  }
+  EXPECT_EQ(run("generate measurements --rows 10 --stations 0 -o '" + path("x.txt") + "'").exit_code, 1);
+  EXPECT_EQ(run("generate measurements --stations 3 -o '" + path("x.txt") + "'").exit_code, 2);
+}
+
+}  // namespace

@@ -6,8 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
-#include <vector>
 
 namespace rowscan::io {
 
@@ -34,7 +34,8 @@ class chunked_reader {
 
   int fd_;
   std::string label_;
-  std::vector<char> buffer_;
+  std::unique_ptr<char[]> buffer_;  ///< left uninitialized: only the bytes read are ever touched
+  std::size_t capacity_;
   std::size_t filled_ = 0;     ///< bytes in buffer_
   std::size_t handed_out_ = 0; ///< bytes at the front of buffer_ given out by the last next()
   std::uint64_t offset_ = 0;   ///< input offset of buffer_[0]

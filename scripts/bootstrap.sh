@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages rowscan builds with, if any are missing. The CUDA toolkit (for CCCL and,
+# optionally, nvcc) is expected at /usr/local/cuda; the CPU build needs only its headers.
+set -euo pipefail
+packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+if [ ! -d /usr/local/cuda/include/cccl ] && [ ! -d "${CUDAToolkit_ROOT:-/nonexistent}/include/cccl" ]; then
+  echo "bootstrap: CCCL not found: install the CUDA toolkit 13 (or set CUDAToolkit_ROOT)" >&2
+  exit 1
+fi
