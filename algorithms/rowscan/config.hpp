@@ -15,12 +15,7 @@
 #  define ROWSCAN_HAS_CUB 0
 #endif
 
-// Functors run on the device system: __host__ __device__ under nvcc, plain functions elsewhere.
-#if defined(__CUDACC__)
-#  define ROWSCAN_HD __host__ __device__
-#else
-#  define ROWSCAN_HD
-#endif
+#include "rowscan/hd.hpp"
 
 namespace rowscan {
 /// Name of the device system this build runs its compositions on.

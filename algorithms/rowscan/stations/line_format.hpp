@@ -9,7 +9,7 @@
 // whole line would: the device parse, the error report and the scalar reference all agree.
 #pragma once
 
-#include "rowscan/config.hpp"
+#include "rowscan/hd.hpp"
 
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 // rowscan/stations/stats.hpp: the {min, max, sum, count} monoid in integer tenths.
 #pragma once
 
-#include "rowscan/config.hpp"
+#include "rowscan/hd.hpp"
 
 #include <cstdint>
 
