@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Runs on a GPU machine over a built `cuda` preset: the whole test suite, then `rowscan stations --stats`
-# on generated 1e9-row files (about 413 and 10,000 stations). Logs go to $OUT (default: ./gpu-logs).
-#   scripts/gpu_check.sh [ROWS]
+# Runs on a GPU machine over a built `cuda` preset. Logs go to $OUT (default: ./gpu-logs).
+#   scripts/gpu_check.sh [tests] [stations ROWS] [lineitem SF] [benchmarks]
+# tests:      the whole CTest suite
+# stations:   `rowscan stations --stats` on generated ROWS-row files with 413 and 10,000 stations
+# lineitem:   `rowscan lineitem --stats` on a generated scale-factor-SF lineitem.tbl
+# benchmarks: every program in build/cuda/benchmarks (Google Benchmark's .so from $BENCHMARK_LIB_DIR)
 set -uo pipefail
 out=${OUT:-gpu-logs}
-rows=${1:-1000000000}
 data=${DATA_DIR:-/tmp}
-mkdir -p "$out"
 exe=build/cuda/app/rowscan
+mkdir -p "$out"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 
 # CTest files hold the build machine's absolute paths; make them resolve here too.
@@ -16,24 +18,60 @@ if [ -n "$built_in" ] && [ "$built_in" != "$PWD" ] && [ ! -e "$built_in" ]; then
   mkdir -p "$(dirname "$built_in")" && ln -s "$PWD" "$built_in"
 fi
 
-echo "== tests"
-ctest --test-dir build/cuda --output-on-failure -j4 2>&1 | tee "$out/ctest.log" | tail -15
+run_tests() {
+  echo "== tests"
+  ctest --test-dir build/cuda --output-on-failure -j4 2>&1 | tee "$out/ctest.log" | tail -15
+}
 
-for stations in 413 10000; do
-  file="$data/measurements-$rows-$stations.txt"
-  echo "== generate $rows rows, $stations stations"
-  /usr/bin/time -f "generate: %e s wall, %M KiB max RSS" $exe generate measurements --rows "$rows" \
-      --stations "$stations" --seed 1 -o "$file" 2>&1 | tee -a "$out/generate.log"
-  ls -l "$file" | tee -a "$out/generate.log"
-  cat "$file" > /dev/null  # hot page cache, as the measurements in MEASURED.md
-  for run in warm-up 1 2; do
-    echo "== stations $stations: run $run"
-    timeout 150 /usr/bin/time -f "wall %e s, max RSS %M KiB" $exe stations --stats "$file" > "$out/answer-$stations.txt" \
-        2> "$out/stats-$stations-$run.txt"
-    cat "$out/stats-$stations-$run.txt"
+run_stations() {
+  local rows=$1
+  for stations in 413 10000; do
+    local file="$data/measurements-$rows-$stations.txt"
+    echo "== generate $rows rows, $stations stations"
+    /usr/bin/time -f "generate: %e s wall, %M KiB max RSS" $exe generate measurements --rows "$rows" \
+        --stations "$stations" --seed 1 -o "$file" 2>&1 | tee -a "$out/generate.log"
+    ls -l "$file" | tee -a "$out/generate.log"
+    cat "$file" > /dev/null  # a hot page cache
+    for run in warm-up 1 2; do
+      echo "== stations $stations: run $run"
+      timeout 150 /usr/bin/time -f "wall %e s, max RSS %M KiB" $exe stations --stats "$file" \
+          > "$out/answer-$stations.txt" 2> "$out/stations-$stations.log"
+      cat "$out/stations-$stations.log"
+    done
+    head -c 300 "$out/answer-$stations.txt"; echo
+    echo "== stations $stations with 64 MiB chunks (must give the same answer)"
+    $exe stations --chunk-size 67108864 "$file" | cmp - "$out/answer-$stations.txt" && echo "same answer"
+    rm -f "$file"
   done
-  head -c 300 "$out/answer-$stations.txt"; echo
-  echo "== stations $stations with 64 MiB chunks (must give the same answer)"
-  $exe stations --chunk-size 67108864 "$file" | cmp - "$out/answer-$stations.txt" && echo "same answer"
+}
+
+run_lineitem() {
+  local sf=$1 file="$data/lineitem-$1.tbl"
+  echo "== generate lineitem scale $sf"
+  /usr/bin/time -f "generate: %e s wall" $exe generate lineitem --scale "$sf" -o "$file" 2>&1 | tee -a "$out/generate.log"
+  ls -l "$file" | tee -a "$out/generate.log"
+  cat "$file" > /dev/null
+  for run in warm-up 1 2; do
+    echo "== lineitem scale $sf: run $run"
+    timeout 200 /usr/bin/time -f "wall %e s, max RSS %M KiB" $exe lineitem --stats --suppkey-below 5000,1,100000000 "$file"
+  done 2>&1 | tee "$out/lineitem-$sf.log"
   rm -f "$file"
+}
+
+run_benchmarks() {
+  export LD_LIBRARY_PATH="${BENCHMARK_LIB_DIR:-$PWD/.device-libs}:${LD_LIBRARY_PATH:-}"
+  for b in build/cuda/benchmarks/*_benchmark; do
+    echo "== $b"
+    timeout 300 "$b" --benchmark_out="$out/$(basename "$b").json" --benchmark_out_format=json 2>&1 | tee "$out/$(basename "$b").log"
+  done
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    tests) run_tests; shift ;;
+    stations) run_stations "$2"; shift 2 ;;
+    lineitem) run_lineitem "$2"; shift 2 ;;
+    benchmarks) run_benchmarks; shift ;;
+    *) echo "unknown section $1" >&2; exit 2 ;;
+  esac
 done
