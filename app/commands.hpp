@@ -9,5 +9,6 @@ enum exit_code : int { success = 0, failure = 1, usage = 2 };
 
 int stations_command(int argc, char** argv);
 int generate_command(int argc, char** argv);
+int lineitem_command(int argc, char** argv);
 
 }  // namespace rowscan::app

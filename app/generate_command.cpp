@@ -1,6 +1,7 @@
 // `rowscan generate measurements ...`: realistic inputs of any size.
 #include "commands.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/generate/lineitem.hpp"
 #include "rowscan/generate/measurements.hpp"
 
 #include <cxxopts.hpp>
@@ -63,12 +64,45 @@ int generate_measurements(int argc, char** argv) {
   return success;
 }
 
+int generate_lineitem(int argc, char** argv) {
+  cxxopts::Options options("rowscan generate lineitem",
+                           "Writes a TPC-H lineitem.tbl in dbgen's format: about SF x 6,000,000 rows, with the "
+                           "specification's domains for l_suppkey, l_quantity and l_extendedprice.");
+  options.add_options()
+      ("scale", "TPC-H scale factor, 0.0001 to 100000 (0.01 makes about 60,000 rows)", cxxopts::value<double>(), "SF")
+      ("seed", "random seed", cxxopts::value<std::uint64_t>()->default_value("1"), "S")
+      ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE")
+      ("h,help", "this text");
+  auto const args = options.parse(argc, argv);
+  if (args.count("help")) {
+    std::cout << options.help();
+    return success;
+  }
+  if (!args.count("scale")) throw cxxopts::exceptions::specification("missing --scale");
+  if (!args.count("output")) throw cxxopts::exceptions::specification("missing -o FILE");
+  if (!args.unmatched().empty()) throw cxxopts::exceptions::specification("unexpected argument '" + args.unmatched()[0] + "'");
+
+  generate::lineitem_options opts;
+  opts.scale = args["scale"].as<double>();
+  opts.seed = args["seed"].as<std::uint64_t>();
+  try {
+    generate::lineitem_table_sizes(opts.scale);  // refuse a bad scale before creating the file
+  } catch (std::invalid_argument const& e) {
+    throw error(e.what());
+  }
+  output_file out(args["output"].as<std::string>());
+  generate::write_lineitem(out.fd(), opts);
+  return success;
+}
+
 }  // namespace
 
 int generate_command(int argc, char** argv) {
   std::string const what = argc > 1 ? argv[1] : "";
   if (what == "measurements") return generate_measurements(argc - 1, argv + 1);
-  std::cerr << "usage: rowscan generate measurements --rows N --stations K [--seed S] -o FILE\n";
+  if (what == "lineitem") return generate_lineitem(argc - 1, argv + 1);
+  std::cerr << "usage: rowscan generate measurements --rows N --stations K [--seed S] -o FILE\n"
+               "       rowscan generate lineitem --scale SF [--seed S] -o FILE\n";
   return what == "--help" || what == "-h" ? success : usage;
 }
 

@@ -18,6 +18,10 @@ constexpr char const* usage_text =
     "  stations FILE       per-station min/mean/max of `name;temperature` lines (One Billion Row Challenge)\n"
     "  generate measurements --rows N --stations K [--seed S] -o FILE\n"
     "                      write a realistic measurements file\n"
+    "  lineitem FILE --suppkey-below Z[,Z2...] [--format text|json] [--stats] [--chunk-size BYTES]\n"
+    "                      SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z of a TPC-H lineitem.tbl\n"
+    "  generate lineitem --scale SF [--seed S] -o FILE\n"
+    "                      write a dbgen-format lineitem.tbl of about SF x 6,000,000 rows\n"
     "\n"
     "FILE may be - for standard input. `rowscan <command> --help` describes a command's options.\n"
     "  --help     this text\n"
@@ -40,6 +44,7 @@ int dispatch(int argc, char** argv) {
   }
   if (command == "stations") return stations_command(argc - 1, argv + 1);
   if (command == "generate") return generate_command(argc - 1, argv + 1);
+  if (command == "lineitem") return lineitem_command(argc - 1, argv + 1);
   std::cerr << "rowscan: error: unknown command '" << command << "'\n" << usage_text;
   return usage;
 }

@@ -1,6 +1,8 @@
 // The rowscan executable as a user runs it: exit codes, what goes to stdout, what goes to stderr.
 #include "reference/stations_reference.hpp"
 
+#include "support/cli_fixture.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -12,45 +14,10 @@
 
 namespace {
 
-struct run_result {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
+using support::read_file;
+using support::write_file;
 
-std::string read_file(std::string const& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_file(std::string const& path, std::string const& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/rowscan-cli-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
-
-  std::string path(std::string const& name) const { return dir_ + "/" + name; }
-
-  /// Runs `rowscan ARGS` through the shell (ARGS are shell words; stdin_text feeds standard input).
-  run_result run(std::string const& args, std::string const& stdin_text = "") const {
-    write_file(path("stdin"), stdin_text);
-    std::string const command = std::string("'") + ROWSCAN_EXE + "' " + args + " <'" + path("stdin") + "' >'" +
-                                path("stdout") + "' 2>'" + path("stderr") + "'";
-    int const status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(path("stdout")), read_file(path("stderr"))};
-  }
-
-  std::string dir_;
-};
+using Cli = support::cli_fixture;
 
 std::string sample(std::string const& name) { return std::string(ROWSCAN_SAMPLES_DIR) + "/" + name; }
 

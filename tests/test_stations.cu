@@ -4,6 +4,8 @@
 #include "rowscan/stations/format.hpp"
 #include "rowscan/stations/summarize.hpp"
 
+#include "support/temp_input.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -18,20 +20,7 @@ namespace {
 
 using rowscan::stations::summarize_options;
 
-/// The text in a temporary file, open for reading from its start.
-class temp_input {
- public:
-  explicit temp_input(std::string const& text) : file_(std::tmpfile()) {
-    std::fwrite(text.data(), 1, text.size(), file_);
-    std::fflush(file_);
-    std::rewind(file_);
-  }
-  ~temp_input() { std::fclose(file_); }
-  int fd() const { return fileno(file_); }
-
- private:
-  std::FILE* file_;
-};
+using support::temp_input;
 
 std::string answer(std::string const& text, std::size_t chunk_size = 0, unsigned key_bits = 64) {
   temp_input input(text);

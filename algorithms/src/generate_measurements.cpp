@@ -3,6 +3,7 @@
 // Everything random comes from our own splitmix64/xoshiro256** streams and our own gaussian, so the
 // bytes depend only on the options (not on the standard library's distributions or the thread count).
 #include "rowscan/generate/measurements.hpp"
+#include "rowscan/generate/random.hpp"
 
 #include <omp.h>
 #include <unistd.h>
@@ -28,57 +29,14 @@ namespace {
 // ---------------------------------------------------------------------------------------------------
 // Random numbers
 
-__extension__ typedef unsigned __int128 uint128;  // GCC/Clang builtin, for the 64x64->128 multiply
-
-constexpr std::uint64_t golden_gamma = 0x9e3779b97f4a7c15ULL;
-
-/// The splitmix64 finalizer: a bijective 64-bit mixer.
-constexpr std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 /// Independent streams of one seed: names, station means and each row block get their own.
 enum class stream_tag : std::uint64_t { names = 1, means = 2, rows = 3 };
 
-/// xoshiro256** (Blackman & Vigna), seeded from splitmix64 so nearby seeds give unrelated streams.
-class rng {
+/// The shared xoshiro256** stream, named by this generator's tags.
+class rng : public random_stream {
  public:
-  rng(std::uint64_t seed, stream_tag tag, std::uint64_t index) {
-    std::uint64_t sm = mix64(mix64(seed + golden_gamma) ^ mix64(static_cast<std::uint64_t>(tag) * golden_gamma + index));
-    for (auto& word : s_) {
-      sm += golden_gamma;
-      word = mix64(sm);
-    }
-  }
-
-  std::uint64_t next() {
-    std::uint64_t const result = rotl(s_[1] * 5, 7) * 9;
-    std::uint64_t const t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = rotl(s_[3], 45);
-    return result;
-  }
-
-  /// Uniform in [0, bound) by multiply-shift; the bias (bound / 2^64) is far below anything observable.
-  std::uint32_t below(std::uint32_t bound) {
-    return static_cast<std::uint32_t>((static_cast<uint128>(next()) * bound) >> 64);
-  }
-
-  /// Uniform in [lo, hi], both inclusive.
-  std::uint32_t between(std::uint32_t lo, std::uint32_t hi) { return lo + below(hi - lo + 1); }
-
-  /// Uniform in [0, 1) with 53 random bits.
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
- private:
-  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  std::array<std::uint64_t, 4> s_{};
+  rng(std::uint64_t seed, stream_tag tag, std::uint64_t index)
+      : random_stream(seed, static_cast<std::uint64_t>(tag), index) {}
 };
 
 /// Standard normal deviates by the Marsaglia polar method; keeps the second deviate of each pair.

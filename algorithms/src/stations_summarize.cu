@@ -1,6 +1,7 @@
 #include "rowscan/stations/summarize.hpp"
 
 #include "rowscan/context.hpp"
+#include "rowscan/stage_clock.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/records.hpp"
@@ -17,27 +18,9 @@
 #include <thrust/transform.h>
 
 #include <algorithm>
-#include <chrono>
 
 namespace rowscan::stations {
 namespace {
-
-/// Adds the seconds since the last lap to a stage's total; with exact timing on, waits for the device first.
-class stage_clock {
- public:
-  stage_clock(context const& ctx, bool synchronize) : ctx_(ctx), synchronize_(synchronize) {}
-  void lap(double& stage_total) {
-    if (synchronize_) ctx_.synchronize();
-    auto const now = std::chrono::steady_clock::now();
-    stage_total += std::chrono::duration<double>(now - last_).count();
-    last_ = now;
-  }
-
- private:
-  context const& ctx_;
-  bool synchronize_;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
 
 /// Device arrays of one chunk, kept across chunks so that steady state does not reallocate.
 struct chunk_columns {

@@ -1,0 +1,116 @@
+// rowscan/lineitem/columns.hpp: the small column store of lineitem, and how a chunk of text fills it.
+//
+// Per chunk of whole lines (io::chunked_reader, as in `rowscan stations`):
+//   copy -> find_lines (chunk_by)                         record ranges
+//        -> count + copy_if(is_pipe) over positions       the offsets of every '|' of the chunk, once
+//        -> lower_bound(record starts) into those         each record's first '|' (its field 0 ends there)
+//        -> transform(parse_row_at) into the store's tail suppkey, quantity, cents + a status per row
+//        -> find_if(is_bad_row)                           the first bad row, re-parsed on the host
+// Field j of record r lies between '|' number first[r] + j - 1 and first[r] + j: a fixed rank from
+// the record's own first '|', valid once the row is known to hold exactly 16 of them (parse_fields
+// checks that from first[r + 1] - first[r] before it reads any field).
+#pragma once
+
+#include "rowscan/context.hpp"
+#include "rowscan/lineitem/row_format.hpp"
+#include "rowscan/records.hpp"
+
+#include <thrust/device_vector.h>
+#include <thrust/tuple.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rowscan::lineitem {
+
+/// The columns the query needs, one entry per row, in input order. Nothing else of a row is kept.
+struct column_store {
+  thrust::device_vector<std::uint32_t> suppkey;
+  thrust::device_vector<std::uint32_t> quantity;
+  thrust::device_vector<std::uint32_t> price_cents;  ///< l_extendedprice in cents
+
+  std::size_t size() const { return suppkey.size(); }
+  void resize(std::size_t rows) {
+    suppkey.resize(rows);
+    quantity.resize(rows);
+    price_cents.resize(rows);
+  }
+  void reserve(std::size_t rows) {
+    suppkey.reserve(rows);
+    quantity.reserve(rows);
+    price_cents.reserve(rows);
+  }
+  /// Bytes the query reads per row.
+  static constexpr std::size_t row_bytes = 3 * sizeof(std::uint32_t);
+};
+
+/// True for the field separator.
+struct is_pipe {
+  ROWSCAN_HD bool operator()(char c) const { return c == '|'; }
+};
+
+/// The position lower_bound looks up for needle r: where record r starts, and for r == rows the end
+/// of the chunk, so that first[r + 1] - first[r] counts the '|' of record r for every r.
+struct record_start_or_end {
+  record_range const* records;
+  std::uint32_t rows;
+  std::uint32_t text_size;
+  ROWSCAN_HD std::uint32_t operator()(std::uint32_t r) const { return r < rows ? records[r].begin : text_size; }
+};
+
+/// The parsed columns and status of one row.
+using row_columns = thrust::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint8_t>;
+
+/// pipe_at for parse_fields on the device: the chunk's '|' positions, relative to the record start.
+struct chunk_pipes {
+  std::uint32_t const* pipes;  ///< the record's first '|' in the chunk's list
+  std::uint32_t record_begin;
+  ROWSCAN_HD std::uint32_t operator()(std::uint32_t j) const { return pipes[j] - record_begin; }
+};
+
+/// Parses record r of a chunk from its text and its '|' positions (see the header comment).
+struct parse_row_at {
+  char const* text;
+  record_range const* records;
+  std::uint32_t const* pipes;        ///< every '|' position of the chunk, ascending
+  std::uint32_t const* first_pipe;   ///< rows + 1 entries: index in pipes of each record's first '|'
+  ROWSCAN_HD row_columns operator()(std::uint32_t r) const {
+    record_range const rec = records[r];
+    std::uint32_t size = rec.size();
+    if (size > 0 && text[rec.end - 1] == '\n') --size;
+    std::uint32_t const first = first_pipe[r];
+    parsed_row const p = parse_fields(text + rec.begin, size, first_pipe[r + 1] - first,
+                                      chunk_pipes{pipes + first, rec.begin});
+    return {p.suppkey, p.quantity, p.price_cents, static_cast<std::uint8_t>(p.status)};
+  }
+};
+
+/// True for a status other than row_status::ok.
+struct is_bad_row {
+  ROWSCAN_HD bool operator()(std::uint8_t status) const { return status != static_cast<std::uint8_t>(row_status::ok); }
+};
+
+/// Device arrays of one chunk, kept across chunks so that steady state does not reallocate.
+struct chunk_buffers {
+  thrust::device_vector<char> text;
+  thrust::device_vector<record_range> records;
+  thrust::device_vector<std::uint32_t> pipes;
+  thrust::device_vector<std::uint32_t> first_pipe;
+  thrust::device_vector<std::uint8_t> statuses;
+};
+
+/// Where parse_chunk found the first bad row, if any.
+struct chunk_check {
+  bool ok = true;
+  std::size_t bad_row = 0;       ///< 0-based record of the chunk
+  record_range bad_record{0, 0};
+  row_status status = row_status::ok;
+};
+
+/// Finds the rows of text[0, size) (a device copy of one chunk) and appends their columns to store.
+/// Stage timing is the caller's; find_lines, find_fields and parse are separate so it can time them.
+/// On a bad row the store's new tail is unspecified and the returned check says which row.
+void find_fields(chunk_buffers& buffers, std::size_t size, context const& ctx);
+chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context const& ctx);
+
+}  // namespace rowscan::lineitem

@@ -1,0 +1,64 @@
+// The load of one chunk of lineitem.tbl into the column store (see rowscan/lineitem/columns.hpp).
+#include "rowscan/lineitem/columns.hpp"
+
+#include <thrust/binary_search.h>
+#include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/find.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/transform.h>
+
+namespace rowscan::lineitem {
+
+/// count_if + copy_if(is_pipe) -> the chunk's '|' positions; lower_bound -> each record's first '|'.
+void find_fields(chunk_buffers& buffers, std::size_t size, context const& ctx) {
+  auto policy = ctx.policy();
+  char const* text = thrust::raw_pointer_cast(buffers.text.data());
+  auto const positions = thrust::counting_iterator<std::uint32_t>(0);
+  auto const end = thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(size));
+
+  // Counting first sizes the list exactly: a '|' list as long as the chunk would be 4x its bytes.
+  buffers.pipes.resize(static_cast<std::size_t>(thrust::count_if(policy, text, text + size, is_pipe{})));
+  thrust::copy_if(policy, positions, end, text, buffers.pipes.begin(), is_pipe{});
+
+  auto const rows = static_cast<std::uint32_t>(buffers.records.size());
+  buffers.first_pipe.resize(std::size_t{rows} + 1);
+  auto needles = thrust::make_transform_iterator(
+      positions, record_start_or_end{thrust::raw_pointer_cast(buffers.records.data()), rows,
+                                     static_cast<std::uint32_t>(size)});
+  thrust::lower_bound(policy, buffers.pipes.begin(), buffers.pipes.end(), needles, needles + rows + 1,
+                      buffers.first_pipe.begin());
+}
+
+/// transform(parse_row_at) into the store's tail -> find_if(is_bad_row).
+chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context const& ctx) {
+  auto policy = ctx.policy();
+  std::size_t const rows = buffers.records.size();
+  std::size_t const old_size = store.size();
+  store.resize(old_size + rows);  // grows the capacity geometrically; summarize reserves ahead when it can
+  buffers.statuses.resize(rows);
+
+  auto const out = thrust::make_zip_iterator(thrust::make_tuple(
+      store.suppkey.begin() + old_size, store.quantity.begin() + old_size, store.price_cents.begin() + old_size,
+      buffers.statuses.begin()));
+  auto const first = thrust::counting_iterator<std::uint32_t>(0);
+  thrust::transform(policy, first, first + rows, out,
+                    parse_row_at{thrust::raw_pointer_cast(buffers.text.data()),
+                                 thrust::raw_pointer_cast(buffers.records.data()),
+                                 thrust::raw_pointer_cast(buffers.pipes.data()),
+                                 thrust::raw_pointer_cast(buffers.first_pipe.data())});
+
+  chunk_check check;
+  auto const bad = thrust::find_if(policy, buffers.statuses.begin(), buffers.statuses.end(), is_bad_row{});
+  if (bad != buffers.statuses.end()) {
+    check.ok = false;
+    check.bad_row = static_cast<std::size_t>(bad - buffers.statuses.begin());
+    check.bad_record = buffers.records[check.bad_row];
+    check.status = static_cast<row_status>(static_cast<std::uint8_t>(*bad));
+  }
+  return check;
+}
+
+}  // namespace rowscan::lineitem

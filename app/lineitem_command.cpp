@@ -1,0 +1,88 @@
+// `rowscan lineitem FILE --suppkey-below Z`: SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z, exactly.
+#include "commands.hpp"
+#include "rowscan/error.hpp"
+#include "rowscan/io/input_file.hpp"
+#include "rowscan/lineitem/summarize.hpp"
+
+#include <cxxopts.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+namespace rowscan::app {
+namespace {
+
+void print_stage_times(lineitem::summary const& s, double total_seconds) {
+  auto const& t = s.times;
+  auto line = [](char const* stage, double seconds) { std::fprintf(stderr, "  %-13s %9.3f ms\n", stage, seconds * 1e3); };
+  auto rate = [](double bytes, double seconds) { return seconds > 0 ? bytes / seconds / 1e9 : 0.0; };
+  std::fprintf(stderr, "rowscan lineitem: %llu bytes, %llu rows, %zu chunk(s) of %zu bytes\n",
+               static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.rows), s.chunks,
+               s.chunk_size);
+  line("read", t.read);
+  line("copy", t.copy);
+  line("find records", t.find_records);
+  line("find fields", t.find_fields);
+  line("parse", t.parse);
+  std::fprintf(stderr, "  %-13s %9.3f ms  (%.2f GB/s of text)\n", "load", t.load * 1e3,
+               rate(static_cast<double>(s.bytes), t.load));
+  std::fprintf(stderr, "  %-13s %9.3f ms  (%.2f GB/s of columns, %zu threshold(s))\n", "query", t.query * 1e3,
+               rate(static_cast<double>(s.rows) * 12.0, t.query), s.answers.size());
+  line("total", total_seconds);
+}
+
+}  // namespace
+
+int lineitem_command(int argc, char** argv) {
+  cxxopts::Options options("rowscan lineitem",
+                           "SELECT SUM(l_quantity * l_extendedprice) FROM lineitem WHERE l_suppkey < Z, exactly, "
+                           "for a TPC-H lineitem.tbl as dbgen writes it.");
+  options.positional_help("FILE").show_positional_help();
+  options.add_options()
+      ("file", "lineitem.tbl, or - for standard input", cxxopts::value<std::string>())
+      ("suppkey-below", "the threshold Z, or several as Z1,Z2,... (one pass, one line each, in this order)",
+       cxxopts::value<std::string>(), "Z")
+      ("format", "output format: text or json (json adds matched row counts and timings)",
+       cxxopts::value<std::string>()->default_value("text"))
+      ("chunk-size", "bytes of text processed at once (default: sized from free device memory)",
+       cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
+      ("stats", "print load and query times to stderr")
+      ("h,help", "this text");
+  options.parse_positional({"file"});
+  auto const args = options.parse(argc, argv);
+  if (args.count("help")) {
+    std::cout << options.help();
+    return success;
+  }
+  if (!args.count("file")) throw cxxopts::exceptions::specification("missing FILE");
+  if (!args.count("suppkey-below")) throw cxxopts::exceptions::specification("missing --suppkey-below Z");
+  if (!args.unmatched().empty()) throw cxxopts::exceptions::specification("unexpected argument '" + args.unmatched()[0] + "'");
+  std::string const format = args["format"].as<std::string>();
+  if (format != "text" && format != "json") {
+    throw cxxopts::exceptions::specification("unknown output format '" + format + "' (expected text or json)");
+  }
+
+  lineitem::summarize_options opts;
+  try {
+    opts.suppkey_below = lineitem::parse_thresholds(args["suppkey-below"].as<std::string>());
+  } catch (error const& e) {
+    throw cxxopts::exceptions::specification(e.what());  // a malformed option is a usage error
+  }
+  opts.chunk_size = args["chunk-size"].as<std::size_t>();
+  opts.time_stages = args.count("stats") > 0;
+
+  auto const start = std::chrono::steady_clock::now();
+  io::input_file input(args["file"].as<std::string>());
+  lineitem::summary const result = lineitem::summarize(input.fd(), input.label(), opts);
+
+  // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
+  std::string const text = format == "json" ? lineitem::format_json(result) : lineitem::format_text(result);
+  std::cout << text << std::flush;
+  if (opts.time_stages) {
+    print_stage_times(result, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return std::cout ? success : failure;
+}
+
+}  // namespace rowscan::app

@@ -1,0 +1,115 @@
+// `rowscan lineitem` and `rowscan generate lineitem` as a user runs them: exit codes, stdout, stderr.
+#include "reference/lineitem_reference.hpp"
+
+#include "support/cli_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using support::read_file;
+using support::write_file;
+
+using CliLineitem = support::cli_fixture;
+
+/// A lineitem.tbl row with the query's three fields given as text, the others as dbgen wrote its first row.
+std::string row(std::string const& suppkey, std::string const& quantity, std::string const& price) {
+  return "1|155190|" + suppkey + "|1|" + quantity + "|" + price +
+         "|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|TRUCK|egular courts above the|\n";
+}
+
+TEST_F(CliLineitem, GenerateThenAnswerLikeTheReference) {
+  auto r = run("generate lineitem --scale 0.005 --seed 3 -o '" + path("lineitem.tbl") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string const text = read_file(path("lineitem.tbl"));
+  std::string const expected = reference::lineitem_answer(text, {25, 0, 51, 1});
+  for (char const* chunk : {"", "--chunk-size 256", "--chunk-size 100000"}) {
+    r = run(std::string("lineitem --suppkey-below 25,0,51,1 ") + chunk + " '" + path("lineitem.tbl") + "'");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, expected) << chunk;
+    EXPECT_EQ(r.err, "");
+  }
+  r = run("lineitem --suppkey-below 25 -", text);  // standard input
+  EXPECT_EQ(r.out, reference::lineitem_answer(text, {25}));
+}
+
+TEST_F(CliLineitem, JsonAddsRowCountsAndTimes) {
+  std::string const text = row("3", "2", "10.50") + row("9", "1", "1.00");
+  auto const r = run("lineitem --format json --suppkey-below 5,10 -", text);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.front(), '{');
+  EXPECT_NE(r.out.find("\"rows\": 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"load_seconds\": "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"query_seconds\": "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("{\"suppkey_below\": 5, \"sum\": 21.00, \"rows\": 1}"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("{\"suppkey_below\": 10, \"sum\": 22.00, \"rows\": 2}"), std::string::npos) << r.out;
+}
+
+TEST_F(CliLineitem, StatsGoToStandardError) {
+  auto const r = run("lineitem --stats --suppkey-below 5 -", row("3", "2", "10.50"));
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "21.00\n");
+  for (char const* stage : {"read", "copy", "find records", "find fields", "parse", "load", "query"}) {
+    EXPECT_NE(r.err.find(stage), std::string::npos) << stage;
+  }
+}
+
+TEST_F(CliLineitem, BadRowIsOneLineOnStderrAndNothingOnStdout) {
+  write_file(path("bad.tbl"), row("3", "2", "10.50") + row("3", "2", "10.5"));
+  auto const r = run("lineitem --suppkey-below 5 '" + path("bad.tbl") + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  std::size_t const offset = row("3", "2", "10.50").size() + 15;  // the second row's price
+  EXPECT_EQ(r.err.rfind("rowscan: error: " + path("bad.tbl") + ":2: byte " + std::to_string(offset) +
+                            ": l_extendedprice must be a decimal with exactly two fractional digits",
+                        0),
+            0u)
+      << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1);
+}
+
+TEST_F(CliLineitem, UsageErrorsExitWithTwo) {
+  std::string const text = row("3", "2", "10.50");
+  EXPECT_EQ(run("lineitem -", text).exit_code, 2);                                // no threshold
+  EXPECT_EQ(run("lineitem --suppkey-below 5").exit_code, 2);                      // no file
+  EXPECT_EQ(run("lineitem --suppkey-below 1,,2 -", text).exit_code, 2);
+  EXPECT_EQ(run("lineitem --suppkey-below abc -", text).exit_code, 2);
+  EXPECT_EQ(run("lineitem --suppkey-below -1 -", text).exit_code, 2);
+  EXPECT_EQ(run("lineitem --suppkey-below 5 --format xml -", text).exit_code, 2);
+  EXPECT_EQ(run("lineitem --suppkey-below 5 - extra", text).exit_code, 2);
+  EXPECT_EQ(run("generate lineitem -o '" + path("x.tbl") + "'").exit_code, 2);   // no scale
+  auto const r = run("lineitem --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--suppkey-below"), std::string::npos);
+  EXPECT_NE(run("--help").out.find("lineitem"), std::string::npos);
+}
+
+TEST_F(CliLineitem, RuntimeErrorsExitWithOne) {
+  auto r = run("lineitem --suppkey-below 5 --chunk-size 10 -", row("3", "2", "10.50"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("chunk size"), std::string::npos) << r.err;
+  r = run("lineitem --suppkey-below 5 '" + path("missing.tbl") + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+  r = run("generate lineitem --scale 0 -o '" + path("x.tbl") + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("scale factor"), std::string::npos) << r.err;
+}
+
+TEST_F(CliLineitem, EmptyInputAndLargeThreshold) {
+  auto r = run("lineitem --suppkey-below 0,18446744073709551615 -", "");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "0.00\n0.00\n");
+  r = run("lineitem --suppkey-below 18446744073709551615 -", row("4294967295", "50", "104950.00"));
+  EXPECT_EQ(r.out, "5247500.00\n");
+}
+
+}  // namespace

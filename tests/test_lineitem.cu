@@ -1,0 +1,273 @@
+// `rowscan lineitem` (load + query) against the scalar reference, on generated tables, edge cases and
+// malformed rows; and the fused query alone on random columns, including sums beyond 64 bits.
+#include "reference/lineitem_reference.hpp"
+#include "rowscan/error.hpp"
+#include "rowscan/generate/lineitem.hpp"
+#include "rowscan/lineitem/query.hpp"
+#include "rowscan/lineitem/summarize.hpp"
+
+#include "support/temp_input.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using rowscan::lineitem::summarize_options;
+constexpr std::uint64_t no_limit = std::numeric_limits<std::uint64_t>::max();
+
+using support::temp_input;
+
+rowscan::lineitem::summary run(std::string const& text, std::vector<std::uint64_t> const& thresholds,
+                               std::size_t chunk_size = 0) {
+  temp_input input(text);
+  summarize_options options;
+  options.suppkey_below = thresholds;
+  options.chunk_size = chunk_size;
+  return rowscan::lineitem::summarize(input.fd(), "lineitem.tbl", options);
+}
+
+/// Every chunk size gives the reference's sums and row counts, and the reference's printed answer.
+void expect_reference_sums(std::string const& text, std::vector<std::uint64_t> const& thresholds,
+                           std::vector<std::size_t> const& chunk_sizes = {0, 256, 4096}) {
+  auto const expected = reference::lineitem_sums(text, thresholds);
+  for (std::size_t chunk : chunk_sizes) {
+    SCOPED_TRACE("chunk_size=" + std::to_string(chunk));
+    auto const got = run(text, thresholds, chunk);
+    ASSERT_EQ(got.answers.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      SCOPED_TRACE("suppkey_below=" + std::to_string(thresholds[i]));
+      EXPECT_EQ(got.answers[i].suppkey_below, thresholds[i]);
+      EXPECT_TRUE(got.answers[i].sum_cents == expected[i].sum_cents)
+          << rowscan::lineitem::format_cents(got.answers[i].sum_cents) << " != "
+          << reference::cents_text(expected[i].sum_cents);
+      EXPECT_EQ(got.answers[i].rows, expected[i].rows);
+    }
+    EXPECT_EQ(rowscan::lineitem::format_text(got), reference::lineitem_answer(text, thresholds));
+  }
+}
+
+std::string generated_table(double scale, std::uint64_t seed) {
+  std::FILE* file = std::tmpfile();
+  rowscan::generate::write_lineitem(fileno(file), {scale, seed});
+  std::string text(static_cast<std::size_t>(std::ftell(file)), '\0');
+  std::rewind(file);
+  std::size_t const got = std::fread(text.data(), 1, text.size(), file);
+  std::fclose(file);
+  text.resize(got);
+  return text;
+}
+
+/// One dbgen-shaped row with the three fields the query reads replaced.
+std::string row(std::string const& suppkey, std::string const& quantity, std::string const& price) {
+  return "1|155190|" + suppkey + "|1|" + quantity + "|" + price +
+         "|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|TRUCK|egular courts above the|\n";
+}
+
+// ---- generated tables ----------------------------------------------------------------------------------
+
+TEST(Lineitem, GeneratedTablesMatchTheReference) {
+  for (std::uint64_t seed : {1, 2, 3}) {
+    SCOPED_TRACE("scale=0.001 seed=" + std::to_string(seed));
+    std::string const text = generated_table(0.001, seed);  // 10 suppliers, about 6,000 rows
+    expect_reference_sums(text, {0, 1, 2, 5, 10, 11, 4, no_limit});
+    expect_reference_sums(text, {5});
+  }
+}
+
+TEST(Lineitem, ScaleOneHundredthAllThresholdCounts) {
+  SCOPED_TRACE("scale=0.01 seed=7");
+  std::string const text = generated_table(0.01, 7);  // 100 suppliers, about 60,000 rows
+  // 1, 2, 3..4, 5..8 and 11 thresholds: every accumulator width, and a second pass past eight.
+  std::vector<std::uint64_t> const all = {50, 0, 101, 1, 99, 37, 100, 2, no_limit, 64, 73};
+  for (std::size_t n : {1, 2, 3, 6, 11}) {
+    SCOPED_TRACE("thresholds=" + std::to_string(n));
+    expect_reference_sums(text, std::vector<std::uint64_t>(all.begin(), all.begin() + n), {0, 65536});
+  }
+}
+
+TEST(Lineitem, SumsAndCountsAddUp) {
+  std::string const text = generated_table(0.001, 4);
+  auto const s = run(text, {0, 6, no_limit});
+  EXPECT_EQ(s.answers[0].rows, 0u);
+  EXPECT_TRUE(s.answers[0].sum_cents == 0);
+  EXPECT_EQ(s.answers[2].rows, s.rows);
+  EXPECT_LT(s.answers[1].rows, s.rows);
+  EXPECT_EQ(s.bytes, text.size());
+}
+
+// ---- edge cases ----------------------------------------------------------------------------------------
+
+TEST(Lineitem, EmptyInputSumsToZero) {
+  auto const s = run("", {0, 5000});
+  EXPECT_EQ(s.rows, 0u);
+  EXPECT_EQ(rowscan::lineitem::format_text(s), "0.00\n0.00\n");
+}
+
+TEST(Lineitem, OneRowAndThresholdsAroundItsKey) {
+  std::string const text = row("7706", "17", "21168.23");
+  auto const s = run(text, {7706, 7707, 0, no_limit});
+  EXPECT_EQ(rowscan::lineitem::format_text(s), "0.00\n359859.91\n0.00\n359859.91\n");  // 17 x 21168.23
+  expect_reference_sums(text, {7706, 7707});
+}
+
+TEST(Lineitem, LastLineWithoutNewlineAndOtherSpellings) {
+  std::string text = row("3", "17.00", "0.05") + row("000004", "0", "1.00") + row("0", "050", "00012.30");
+  text.pop_back();  // no final '\n'
+  expect_reference_sums(text, {0, 1, 4, 5, no_limit});
+  EXPECT_EQ(rowscan::lineitem::format_text(run(text, {no_limit})), "615.85\n");  // 0.85 + 0 + 615.00
+}
+
+TEST(Lineitem, SumsBeyondSixtyFourBitsStayExact) {
+  // Each row is (2^32 - 1)^2 cents, just below 2^64; five of them overflow any 64-bit accumulator.
+  std::string text;
+  for (int i = 0; i < 5; ++i) text += row("1", "4294967295", "42949672.95");
+  auto const s = run(text, {2});
+  EXPECT_EQ(rowscan::lineitem::format_text(s), "922337203255980851.25\n");
+  expect_reference_sums(text, {0, 2});
+}
+
+TEST(Lineitem, LineLongerThanTheChunk) {
+  std::string const text = row("1", "1", "1.00") + "1|2|3|4|5|6.00|" + std::string(400, 'x') + "|\n";
+  try {
+    run(text, {5}, 256);
+    FAIL() << "expected an input_error";
+  } catch (rowscan::input_error const& e) {
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_NE(std::string(e.what()).find("longer than the chunk size"), std::string::npos) << e.what();
+  }
+}
+
+// ---- malformed rows ------------------------------------------------------------------------------------
+
+struct bad_case {
+  char const* name;
+  std::string bad_row;
+  char const* message;  ///< a part of the expected message
+};
+
+TEST(Lineitem, MalformedRowsNameLineAndByteLikeTheReference) {
+  std::string const good = row("5", "17", "21168.23");
+  std::string const fifteen = "1|2|3|4|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|NONE|TRUCK\n";
+  std::vector<bad_case> const cases = {
+      {"15 fields", "1|2|3|4|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|NONE|TRUCK|\n", "16 fields"},
+      {"17 fields", "1|2|3|4|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|NONE|TRUCK|c|x|\n", "after the 16th"},
+      {"missing trailing |", fifteen.substr(0, fifteen.size() - 1) + "|comment\n", "16 fields"},
+      {"empty line", "\n", "16 fields"},
+      {"CRLF", row("5", "17", "21168.23").insert(row("5", "17", "21168.23").size() - 1, "\r"), "after the 16th"},
+      {"abc quantity", row("5", "abc", "21168.23"), "l_quantity"},
+      {"fractional quantity", row("5", "1.50", "21168.23"), "l_quantity"},
+      {"huge quantity", row("5", "4294967296", "1.00"), "l_quantity"},
+      {"price 12.3", row("5", "17", "12.3"), "l_extendedprice"},
+      {"price 12.345", row("5", "17", "12.345"), "l_extendedprice"},
+      {"empty price", row("5", "17", ""), "l_extendedprice"},
+      {"price .50", row("5", "17", ".50"), "l_extendedprice"},
+      {"huge price", row("5", "17", "42949672.96"), "l_extendedprice"},
+      {"negative suppkey", row("-5", "17", "1.00"), "l_suppkey"},
+      {"empty suppkey", row("", "17", "1.00"), "l_suppkey"},
+  };
+  for (auto const& c : cases) {
+    for (std::size_t chunk : {std::size_t{0}, std::size_t{256}}) {
+      SCOPED_TRACE(std::string(c.name) + " chunk_size=" + std::to_string(chunk));
+      std::string const text = good + good + c.bad_row + good;
+      std::uint64_t expected_line = 0, expected_byte = 0;
+      try {
+        reference::lineitem_sums(text, {10});
+        ADD_FAILURE() << "the reference accepts it";
+      } catch (reference::bad_input const& e) {
+        expected_line = e.line;
+        expected_byte = e.byte_offset;
+      }
+      try {
+        run(text, {10}, chunk);
+        ADD_FAILURE() << "accepted";
+      } catch (rowscan::input_error const& e) {
+        EXPECT_EQ(e.line(), 3u);
+        EXPECT_EQ(e.line(), expected_line);
+        EXPECT_EQ(e.byte_offset(), expected_byte);
+        std::string const what = e.what();
+        EXPECT_EQ(what.rfind("lineitem.tbl:3: byte " + std::to_string(expected_byte) + ": ", 0), 0u) << what;
+        EXPECT_NE(what.find(c.message), std::string::npos) << what;
+      }
+    }
+  }
+}
+
+TEST(Lineitem, ByteOffsetsPointAtTheField) {
+  std::string const good = row("5", "17", "21168.23");  // suppkey at byte 9, quantity at 13, price at 16
+  auto offset_of = [&](std::string const& bad) {
+    try {
+      run(good + bad, {10});
+    } catch (rowscan::input_error const& e) {
+      return e.byte_offset();
+    }
+    return std::uint64_t{0};
+  };
+  EXPECT_EQ(offset_of(row("5", "17", "12.3")), good.size() + 16);
+  EXPECT_EQ(offset_of(row("5", "x", "12.30")), good.size() + 13);
+  EXPECT_EQ(offset_of(row("y", "1", "12.30")), good.size() + 9);
+  std::string const short_row = "1|2|3|\n";
+  EXPECT_EQ(offset_of(short_row), good.size() + 6);  // where the 4th '|' should be: the end of the line
+}
+
+TEST(Lineitem, ThresholdLists) {
+  using rowscan::lineitem::parse_thresholds;
+  EXPECT_EQ(parse_thresholds("5000"), (std::vector<std::uint64_t>{5000}));
+  EXPECT_EQ(parse_thresholds("0,18446744073709551615,7"), (std::vector<std::uint64_t>{0, no_limit, 7}));
+  for (char const* bad : {"", ",", "1,", ",1", "1,,2", "-1", "abc", "1.5", "18446744073709551616", " 1"}) {
+    EXPECT_THROW(parse_thresholds(bad), rowscan::error) << bad;
+  }
+}
+
+TEST(Lineitem, CentsText) {
+  using rowscan::lineitem::format_cents;
+  EXPECT_EQ(format_cents(0), "0.00");
+  EXPECT_EQ(format_cents(7), "0.07");
+  EXPECT_EQ(format_cents(123), "1.23");
+  EXPECT_EQ(format_cents(static_cast<rowscan::lineitem::uint128>(no_limit) * 1000), "184467440737095516150.00");
+  EXPECT_EQ(format_cents(~rowscan::lineitem::uint128{0}), "3402823669209384634633746074317682114.55");
+}
+
+// ---- the query alone -------------------------------------------------------------------------------------
+
+TEST(LineitemQuery, RandomColumnsMatchALoop) {
+  for (std::uint32_t seed : {11u, 12u}) {
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::size_t const n = 100000;
+    std::vector<std::uint32_t> key(n), quantity(n), cents(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      key[i] = rng() % 1000;
+      bool const extreme = rng() % 100 == 0;  // some products near 2^64
+      quantity[i] = extreme ? 0xffffffffu - rng() % 7 : 1 + rng() % 50;
+      cents[i] = extreme ? 0xffffffffu - rng() % 7 : rng() % 10494950;
+    }
+    rowscan::lineitem::column_store store;
+    store.suppkey = key;
+    store.quantity = quantity;
+    store.price_cents = cents;
+    std::vector<std::uint64_t> const thresholds = {500, 0, 1000, 1, 999, 250, 750, 100, 2000};
+    auto const got = rowscan::lineitem::sums_below(store, thresholds);
+    ASSERT_EQ(got.size(), thresholds.size());
+    for (std::size_t t = 0; t < thresholds.size(); ++t) {
+      reference::uint128 sum = 0;
+      std::uint64_t rows = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (key[i] < thresholds[t]) {
+          sum += static_cast<reference::uint128>(quantity[i]) * cents[i];
+          ++rows;
+        }
+      }
+      EXPECT_EQ(got[t].suppkey_below, thresholds[t]);
+      EXPECT_TRUE(got[t].sum_cents == sum) << "threshold " << thresholds[t];
+      EXPECT_EQ(got[t].rows, rows);
+    }
+  }
+}
+
+}  // namespace
