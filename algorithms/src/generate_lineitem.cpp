@@ -3,6 +3,7 @@
 // The columns `rowscan lineitem` reads follow the specification's domains exactly (l_suppkey,
 // l_quantity, l_extendedprice); the others are plausible by the same rules. Everything random comes
 // from generate/random.hpp streams, one per block of orders, so the bytes depend only on the options.
+#include "rowscan/io/write_all.hpp"
 #include "rowscan/generate/lineitem.hpp"
 #include "rowscan/generate/random.hpp"
 
@@ -243,19 +244,6 @@ std::pair<std::size_t, std::uint64_t> fill_block(std::uint64_t block, std::uint6
   return {static_cast<std::size_t>(out - buffer.data()), rows};
 }
 
-/// write(2) until everything is out, retrying partial writes and EINTR.
-void write_all(int fd, char const* data, std::size_t size) {
-  while (size > 0) {
-    ssize_t const written = ::write(fd, data, size);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      throw std::system_error(errno, std::generic_category(), "write_lineitem: write failed");
-    }
-    data += written;
-    size -= static_cast<std::size_t>(written);
-  }
-}
-
 }  // namespace
 
 lineitem_sizes lineitem_table_sizes(double scale) {
@@ -304,7 +292,7 @@ std::uint64_t write_lineitem(int fd, lineitem_options const& options) {
     rows += batch_rows;
     if (writing.valid()) writing.get();  // the previous batch is out (or its error is thrown here)
     writing = std::async(std::launch::async, [fd, in_batch, &block_buffers, &block_used] {
-      for (std::size_t k = 0; k < in_batch; ++k) write_all(fd, block_buffers[k].data(), block_used[k]);
+      for (std::size_t k = 0; k < in_batch; ++k) io::write_all(fd, block_buffers[k].data(), block_used[k], "write_lineitem");
     });
   }
   if (writing.valid()) writing.get();

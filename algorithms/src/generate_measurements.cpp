@@ -2,6 +2,7 @@
 //
 // Everything random comes from our own splitmix64/xoshiro256** streams and our own gaussian, so the
 // bytes depend only on the options (not on the standard library's distributions or the thread count).
+#include "rowscan/io/write_all.hpp"
 #include "rowscan/generate/measurements.hpp"
 #include "rowscan/generate/random.hpp"
 
@@ -359,19 +360,6 @@ std::size_t fill_block(std::uint64_t block, std::uint64_t rows, std::uint64_t se
   return used;
 }
 
-/// write(2) until everything is out, retrying partial writes and EINTR.
-void write_all(int fd, char const* data, std::size_t size) {
-  while (size > 0) {
-    ssize_t const written = ::write(fd, data, size);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      throw std::system_error(errno, std::generic_category(), "write_measurements: write failed");
-    }
-    data += written;
-    size -= static_cast<std::size_t>(written);
-  }
-}
-
 }  // namespace
 
 std::vector<std::string> station_names(std::uint32_t count, std::uint64_t seed) {
@@ -426,7 +414,7 @@ void write_measurements(int fd, measurements_options const& options) {
     if (failure) std::rethrow_exception(failure);
     if (writing.valid()) writing.get();  // the previous batch is out (or its error is thrown here)
     writing = std::async(std::launch::async, [fd, in_batch, &block_buffers, &block_used] {
-      for (std::size_t k = 0; k < in_batch; ++k) write_all(fd, block_buffers[k].data(), block_used[k]);
+      for (std::size_t k = 0; k < in_batch; ++k) io::write_all(fd, block_buffers[k].data(), block_used[k], "write_measurements");
     });
   }
   if (writing.valid()) writing.get();
