@@ -4,6 +4,8 @@
 #include "rowscan/generate/lineitem.hpp"
 #include "rowscan/generate/measurements.hpp"
 
+#include "command_line.hpp"
+
 #include <cxxopts.hpp>
 
 #include <cerrno>
@@ -43,16 +45,10 @@ int generate_measurements(int argc, char** argv) {
       ("rows", "number of lines", cxxopts::value<std::uint64_t>(), "N")
       ("stations", "number of distinct stations (1..1000000)", cxxopts::value<std::uint32_t>()->default_value("413"), "K")
       ("seed", "random seed", cxxopts::value<std::uint64_t>()->default_value("1"), "S")
-      ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE")
-      ("h,help", "this text");
-  auto const args = options.parse(argc, argv);
-  if (args.count("help")) {
-    std::cout << options.help();
-    return success;
-  }
-  if (!args.count("rows")) throw cxxopts::exceptions::specification("missing --rows");
-  if (!args.count("output")) throw cxxopts::exceptions::specification("missing -o FILE");
-  if (!args.unmatched().empty()) throw cxxopts::exceptions::specification("unexpected argument '" + args.unmatched()[0] + "'");
+      ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE");
+  auto const parsed = parse_command_line(options, argc, argv, {{"rows", "missing --rows"}, {"output", "missing -o FILE"}});
+  if (!parsed) return success;
+  auto const& args = *parsed;
 
   generate::measurements_options opts;
   opts.rows = args["rows"].as<std::uint64_t>();
@@ -71,16 +67,10 @@ int generate_lineitem(int argc, char** argv) {
   options.add_options()
       ("scale", "TPC-H scale factor, 0.0001 to 100000 (0.01 makes about 60,000 rows)", cxxopts::value<double>(), "SF")
       ("seed", "random seed", cxxopts::value<std::uint64_t>()->default_value("1"), "S")
-      ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE")
-      ("h,help", "this text");
-  auto const args = options.parse(argc, argv);
-  if (args.count("help")) {
-    std::cout << options.help();
-    return success;
-  }
-  if (!args.count("scale")) throw cxxopts::exceptions::specification("missing --scale");
-  if (!args.count("output")) throw cxxopts::exceptions::specification("missing -o FILE");
-  if (!args.unmatched().empty()) throw cxxopts::exceptions::specification("unexpected argument '" + args.unmatched()[0] + "'");
+      ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE");
+  auto const parsed = parse_command_line(options, argc, argv, {{"scale", "missing --scale"}, {"output", "missing -o FILE"}});
+  if (!parsed) return success;
+  auto const& args = *parsed;
 
   generate::lineitem_options opts;
   opts.scale = args["scale"].as<double>();

@@ -4,6 +4,8 @@
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/lineitem/summarize.hpp"
 
+#include "command_line.hpp"
+
 #include <cxxopts.hpp>
 
 #include <chrono>
@@ -47,17 +49,12 @@ int lineitem_command(int argc, char** argv) {
        cxxopts::value<std::string>()->default_value("text"))
       ("chunk-size", "bytes of text processed at once (default: sized from free device memory)",
        cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
-      ("stats", "print load and query times to stderr")
-      ("h,help", "this text");
+      ("stats", "print load and query times to stderr");
   options.parse_positional({"file"});
-  auto const args = options.parse(argc, argv);
-  if (args.count("help")) {
-    std::cout << options.help();
-    return success;
-  }
-  if (!args.count("file")) throw cxxopts::exceptions::specification("missing FILE");
-  if (!args.count("suppkey-below")) throw cxxopts::exceptions::specification("missing --suppkey-below Z");
-  if (!args.unmatched().empty()) throw cxxopts::exceptions::specification("unexpected argument '" + args.unmatched()[0] + "'");
+  auto const parsed = parse_command_line(options, argc, argv,
+                                         {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}});
+  if (!parsed) return success;
+  auto const& args = *parsed;
   std::string const format = args["format"].as<std::string>();
   if (format != "text" && format != "json") {
     throw cxxopts::exceptions::specification("unknown output format '" + format + "' (expected text or json)");

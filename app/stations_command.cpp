@@ -4,6 +4,8 @@
 #include "rowscan/stations/format.hpp"
 #include "rowscan/stations/summarize.hpp"
 
+#include "command_line.hpp"
+
 #include <cxxopts.hpp>
 
 #include <chrono>
@@ -47,16 +49,11 @@ int stations_command(int argc, char** argv) {
       ("format", "output format: 1brc, json or csv", cxxopts::value<std::string>()->default_value("1brc"))
       ("stats", "print a per-stage time breakdown to stderr")
       ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
-                   "name-comparing fallback)", cxxopts::value<unsigned>()->default_value("64"), "N")
-      ("h,help", "this text");
+                   "name-comparing fallback)", cxxopts::value<unsigned>()->default_value("64"), "N");
   options.parse_positional({"file"});
-  auto const args = options.parse(argc, argv);
-  if (args.count("help")) {
-    std::cout << options.help();
-    return success;
-  }
-  if (!args.count("file")) throw cxxopts::exceptions::specification("missing FILE");
-  if (!args.unmatched().empty()) throw cxxopts::exceptions::specification("unexpected argument '" + args.unmatched()[0] + "'");
+  auto const parsed = parse_command_line(options, argc, argv, {{"file", "missing FILE"}});
+  if (!parsed) return success;
+  auto const& args = *parsed;
 
   auto const format = stations::parse_output_format(args["format"].as<std::string>());
   stations::summarize_options opts;
