@@ -132,14 +132,12 @@ std::size_t count_chunks(InputIt first, InputIt last, Predicate pred, context co
                                   thrust::plus<std::size_t>{});
 }
 
-/// Splits [first, last) into maximal chunks whose adjacent elements all satisfy pred(a, b) and writes
-/// each chunk's position range to out (an iterator over index_range<Index>, with room for
-/// count_chunks(first, last, pred) ranges). Returns the end of the written ranges.
-///
-/// Pipeline: transform(element_interval) -> inclusive_scan(interval_plus) -> write_chunk_at_end.
-/// Any value type, any binary predicate; positions are Index (32-bit inside a text chunk).
+/// Writes the position range of each of the `chunks` chunks of [first, last) to out, in one scan:
+/// transform(element_interval) -> inclusive_scan(interval_plus) -> write_chunk_at_end.
+/// For callers that already counted the chunks to size out (see chunk_by).
 template <class InputIt, class Predicate, class OutputIt>
-OutputIt chunk_by(InputIt first, InputIt last, Predicate pred, OutputIt out, context const& ctx = {}) {
+OutputIt chunk_by_counted(InputIt first, InputIt last, Predicate pred, OutputIt out, std::size_t chunks,
+                          context const& ctx = {}) {
   using Index = typename cuda::std::iter_value_t<OutputIt>::index_type;
   auto const n = static_cast<std::size_t>(last - first);
   detail::check_index_range<Index>(n);
@@ -151,7 +149,20 @@ OutputIt chunk_by(InputIt first, InputIt last, Predicate pred, OutputIt out, con
   auto writer = thrust::make_tabulate_output_iterator(
       write_chunk_at_end<InputIt, Predicate, Index, OutputIt>{starts, static_cast<Index>(n), out});
   thrust::inclusive_scan(ctx.policy(), intervals, intervals + n, writer, interval_plus<Index>{});
-  return out + count_chunks<Index>(first, last, pred, ctx);
+  return out + chunks;
+}
+
+/// Splits [first, last) into maximal chunks whose adjacent elements all satisfy pred(a, b) and writes
+/// each chunk's position range to out (an iterator over index_range<Index>, with room for
+/// count_chunks(first, last, pred) ranges). Returns the end of the written ranges.
+///
+/// Pipeline: count_chunks, then transform(element_interval) -> inclusive_scan(interval_plus) -> write_chunk_at_end.
+/// Any value type, any binary predicate; positions are Index (32-bit inside a text chunk).
+template <class InputIt, class Predicate, class OutputIt>
+OutputIt chunk_by(InputIt first, InputIt last, Predicate pred, OutputIt out, context const& ctx = {}) {
+  using Index = typename cuda::std::iter_value_t<OutputIt>::index_type;
+  detail::check_index_range<Index>(static_cast<std::size_t>(last - first));
+  return chunk_by_counted(first, last, pred, out, count_chunks<Index>(first, last, pred, ctx), ctx);
 }
 
 }  // namespace rowscan

@@ -24,7 +24,7 @@ struct same_line {
 template <class CharIt>
 void find_lines(CharIt text, std::size_t size, thrust::device_vector<record_range>& records, context const& ctx) {
   records.resize(count_chunks<std::uint32_t>(text, text + size, same_line{}, ctx));
-  chunk_by(text, text + size, same_line{}, thrust::raw_pointer_cast(records.data()), ctx);
+  chunk_by_counted(text, text + size, same_line{}, thrust::raw_pointer_cast(records.data()), records.size(), ctx);
 }
 
 }  // namespace rowscan
