@@ -19,19 +19,20 @@ namespace {
 void print_stage_times(stations::summary const& s, double total_seconds) {
   auto const& t = s.times;
   auto line = [&](char const* stage, double seconds) {
-    std::fprintf(stderr, "  %-13s %9.3f ms\n", stage, seconds * 1e3);
+    std::fprintf(stderr, "  %-18s %9.3f ms\n", stage, seconds * 1e3);
   };
-  std::fprintf(stderr, "rowscan stations: %llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes\n",
+  std::fprintf(stderr, "rowscan stations: %llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes "
+               "(%zu fast, %zu general), %.1f MiB of device memory\n",
                static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines), s.stations.size(),
-               s.chunks, s.chunk_size);
-  line("read", t.read);
-  line("copy", t.copy);
-  line("find records", t.find_records);
-  line("parse", t.parse);
-  line("group", t.group);
+               s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20));
+  line("read (waiting)", t.read);
+  line("copy to device", t.copy);
+  line("find + parse", t.parse);
+  line("sort + reduce", t.group);
   line("merge", t.merge);
+  line("general path", t.general);
   line("output", t.output);
-  std::fprintf(stderr, "  %-13s %9.3f ms  (%.2f GB/s of text)\n", "total", total_seconds * 1e3,
+  std::fprintf(stderr, "  %-18s %9.3f ms  (%.2f GB/s of text)\n", "total", total_seconds * 1e3,
                total_seconds > 0 ? static_cast<double>(s.bytes) / total_seconds / 1e9 : 0.0);
 }
 

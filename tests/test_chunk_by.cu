@@ -1,9 +1,11 @@
 // chunk_by against a sequential walk, and the algebra of its scan element.
 #include "reference/chunk_by_reference.hpp"
 #include "rowscan/chunk_by.hpp"
+#include "rowscan/lines.hpp"
 #include "rowscan/records.hpp"
 
 #include <gtest/gtest.h>
+#include <thrust/copy.h>
 #include <thrust/device_vector.h>
 #include <thrust/host_vector.h>
 
@@ -180,6 +182,68 @@ TEST(FindLines, RandomTextMatchesSplittingOnNewlines) {
     std::vector<char> const bytes(text.begin(), text.end());
     auto const expected = reference::chunk_by(bytes, [](char a, char) { return a != '\n'; });
     EXPECT_EQ(lines_of(text), expected);
+  }
+}
+
+/// find_lines on text placed at every offset 0..15 from a 16-byte boundary, against the byte-per-element
+/// chunk_by and the reference: the first and last words are partial in every way.
+TEST(FindLines, MisalignedTextMatchesTheBytewiseChunkBy) {
+  std::mt19937 rng(78);
+  rowscan::context ctx;
+  for (std::size_t n : {1u, 15u, 16u, 17u, 33u, 1000u, 65537u}) {
+    std::string text(n, 'x');
+    for (auto& c : text) c = rng() % 5 == 0 ? '\n' : static_cast<char>('a' + rng() % 26);
+    std::vector<char> const bytes(text.begin(), text.end());
+    auto const expected = reference::chunk_by(bytes, [](char a, char) { return a != '\n'; });
+    for (std::size_t shift = 0; shift < rowscan::text_word_bytes; ++shift) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " shift=" + std::to_string(shift) + " seed=78");
+      thrust::device_vector<char> d(shift + n);
+      thrust::copy(text.begin(), text.end(), d.begin() + static_cast<std::ptrdiff_t>(shift));
+      char const* at = thrust::raw_pointer_cast(d.data()) + shift;
+      thrust::device_vector<rowscan::record_range> fast, bytewise;
+      rowscan::find_lines(at, n, fast, ctx);
+      rowscan::find_lines_bytewise(at, n, bytewise, ctx);
+      thrust::host_vector<rowscan::record_range> const f = fast, b = bytewise;
+      chunks got, got_bytewise;
+      for (auto const& r : f) got.push_back({r.begin, r.end});
+      for (auto const& r : b) got_bytewise.push_back({r.begin, r.end});
+      EXPECT_EQ(got, expected);
+      EXPECT_EQ(got_bytewise, expected);
+      EXPECT_EQ(rowscan::count_lines(at, n, ctx), expected.size());
+    }
+  }
+}
+
+/// for_each_line reports the line count through its device counter, also for an empty text.
+TEST(ForEachLine, CountsLinesIntoTheDeviceCounter) {
+  rowscan::context ctx;
+  for (std::string const text : {"", "a", "a\n", "\n\n", "ab\ncd\ne\nfgh"}) {
+    SCOPED_TRACE("text='" + text + "'");
+    thrust::device_vector<char> const d(text.begin(), text.end());
+    thrust::device_vector<std::uint32_t> count(1, 12345);
+    thrust::device_vector<rowscan::record_range> records(text.size() + 1);
+    rowscan::for_each_line(thrust::raw_pointer_cast(d.data()), d.size(),
+                           rowscan::store_record{thrust::raw_pointer_cast(records.data())},
+                           thrust::raw_pointer_cast(count.data()), ctx);
+    std::vector<char> const bytes(text.begin(), text.end());
+    EXPECT_EQ(static_cast<std::uint32_t>(count[0]),
+              reference::chunk_by(bytes, [](char a, char) { return a != '\n'; }).size());
+  }
+}
+
+/// The 8-byte line_interval_plus is associative: (a+b)+c == a+(b+c) over random triples.
+TEST(LineIntervalPlus, IsAssociative) {
+  std::mt19937 rng(79);
+  rowscan::line_interval_plus plus;
+  auto random_interval = [&] {
+    std::uint32_t const lines = rng() % 3;
+    return rowscan::line_interval{lines, lines == 0 ? 0u : static_cast<std::uint32_t>(rng() % 1000)};
+  };
+  for (int i = 0; i < 10000; ++i) {
+    auto const a = random_interval(), b = random_interval(), c = random_interval();
+    auto const left = plus(plus(a, b), c), right = plus(a, plus(b, c));
+    ASSERT_EQ(left.lines, right.lines) << "seed=79 i=" << i;
+    if (left.lines != 0) ASSERT_EQ(left.start, right.start) << "seed=79 i=" << i;
   }
 }
 

@@ -192,6 +192,24 @@ TEST(Stations, CountsBytesLinesAndChunks) {
   EXPECT_EQ(result.bytes, text.size());
   EXPECT_EQ(result.lines, 1000u);
   EXPECT_GE(result.chunks, text.size() / 1024);
+  EXPECT_EQ(result.fast_chunks + result.general_chunks, result.chunks);
+  EXPECT_EQ(result.general_chunks, 1u);  // only the first: it holds all ten stations
+}
+
+TEST(Stations, NewStationsInLaterChunksTakeTheGeneralPath) {
+  // Stations 0..9 first, then every 500 rows a new one: the fast path must hand those chunks over.
+  std::string text;
+  for (int r = 0; r < 6000; ++r) {
+    int const station = r < 1000 ? r % 10 : (r % 3 == 0 ? 10 + r / 500 : r % 10);
+    text += "station " + std::to_string(station) + ";" + std::to_string(r % 100 - 50) + ".5\n";
+  }
+  temp_input input(text);
+  summarize_options options;
+  options.chunk_size = 2048;
+  auto const result = rowscan::stations::summarize(input.fd(), "input.txt", options);
+  EXPECT_GT(result.fast_chunks, 0u);
+  EXPECT_GT(result.general_chunks, 1u);
+  expect_reference_answer(text, {0, 128, 2048, 8192});
 }
 
 // ---- bad input -------------------------------------------------------------------------------------------
@@ -243,6 +261,15 @@ TEST(StationsErrors, BadLineDeepInsideLaterChunks) {
   std::size_t const pos = text.find('\n', text.size() / 2) + 1;
   text.insert(pos, "broken line\n");
   expect_reference_error(text, {0, 128, 1000, 4096});
+}
+
+TEST(StationsErrors, MoreLinesThanAValidChunkCanHold) {
+  // After the first chunk, a chunk of empty lines has more lines than bytes / 6: the fast path cannot
+  // store them all, and the general path must still name the first one.
+  std::string text = random_measurements(13, 5, 2000, 8);
+  text += std::string(3000, '\n');
+  expect_reference_error(text, {0, 128, 1024, 4096});
+  expect_reference_error(random_measurements(14, 5, 2000, 8) + "a\nb\n" + std::string(100, '\n'), {128, 1024});
 }
 
 TEST(StationsErrors, ChunkSizeLimits) {

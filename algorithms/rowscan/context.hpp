@@ -27,8 +27,16 @@ class context {
 
   context() : pool_(std::make_shared<pool_type>(make_options())), alloc_(pool_.get()) {}
 
-  /// The policy to pass to Thrust algorithms: the device system, temporaries from the pool.
-  auto policy() const { return thrust::device(alloc_); }
+  /// The policy to pass to Thrust algorithms: the device system, temporaries from the pool. Under CUDA
+  /// the algorithms do not wait for the device when they return (everything runs on one stream, in
+  /// order); those that return a value to the host still do.
+  auto policy() const {
+#if ROWSCAN_HAS_CUB
+    return thrust::cuda::par_nosync(alloc_);
+#else
+    return thrust::device(alloc_);
+#endif
+  }
 
   /// Waits for all enqueued device work; throws rowscan::device_error on a device fault.
   void synchronize() const;

@@ -1,8 +1,9 @@
-// rowscan/records.hpp: the records (lines) of a text chunk, found with chunk_by.
+// rowscan/records.hpp: the records (lines) of a text chunk, found with chunk_by(same_line).
 #pragma once
 
 #include "rowscan/chunk_by.hpp"
 #include "rowscan/context.hpp"
+#include "rowscan/lines.hpp"
 
 #include <thrust/device_vector.h>
 
@@ -19,10 +20,27 @@ struct same_line {
   ROWSCAN_HD bool operator()(char a, char /*b*/) const { return a != '\n'; }
 };
 
-/// Finds every line of text[0, size) with chunk_by(same_line) and stores their ranges in records.
-/// The last line may lack its '\n'; a text ending in '\n' has no empty last record.
+/// for_each_line's sink that stores each line's range: records[line] = [begin, end).
+struct store_record {
+  record_range* records;
+  ROWSCAN_HD void operator()(std::uint32_t line, std::uint32_t begin, std::uint32_t end) const {
+    records[line] = record_range{begin, end};
+  }
+};
+
+/// Finds every line of text[0, size) (device memory) and stores their ranges in records: chunk_by(same_line)
+/// over 16-byte words (lines.hpp). The last line may lack its '\n'; a text ending in '\n' has no
+/// empty last record.
+inline void find_lines(char const* text, std::size_t size, thrust::device_vector<record_range>& records,
+                       context const& ctx) {
+  records.resize(count_lines(text, size, ctx));
+  for_each_line(text, size, store_record{thrust::raw_pointer_cast(records.data())}, nullptr, ctx);
+}
+
+/// find_lines with the byte-per-element chunk_by of chunk_by.hpp: the plain composition, kept as the
+/// reference the fast one is tested against (and for the teaching material).
 template <class CharIt>
-void find_lines(CharIt text, std::size_t size, thrust::device_vector<record_range>& records, context const& ctx) {
+void find_lines_bytewise(CharIt text, std::size_t size, thrust::device_vector<record_range>& records, context const& ctx) {
   records.resize(count_chunks<std::uint32_t>(text, text + size, same_line{}, ctx));
   chunk_by_counted(text, text + size, same_line{}, thrust::raw_pointer_cast(records.data()), records.size(), ctx);
 }

@@ -1,52 +1,240 @@
 #include "rowscan/io/chunked_reader.hpp"
-#include "rowscan/error.hpp"
 
+#include "rowscan/error.hpp"
+#include "rowscan/io/pinned_memory.hpp"
+
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rowscan::io {
 
-chunked_reader::chunked_reader(int fd, std::string label, std::size_t chunk_size)
-    : fd_(fd), label_(std::move(label)), buffer_(new char[chunk_size]), capacity_(chunk_size) {
-  ROWSCAN_EXPECTS(chunk_size > 0, "chunk size must be positive");
+/// What the ring slot of one block knows about it (under the reader's mutex).
+struct chunked_reader::block_state {
+  std::uint64_t block = 0;      ///< the block this slot holds or is being filled with
+  std::size_t bytes = 0;        ///< bytes of input in the block (seekable: known in advance)
+  std::size_t slices_left = 0;  ///< slices not yet read
+  bool end_of_input = false;    ///< a stream's last block (read() returned 0)
+};
+
+void chunked_reader::pinned_deleter::operator()(char* p) const { free_pinned(p); }
+
+namespace {
+
+[[noreturn]] void throw_read_error(std::string const& label, std::uint64_t offset) {
+  throw error(label + ": cannot read at byte " + std::to_string(offset) + ": " + std::strerror(errno));
 }
 
-void chunked_reader::fill() {
-  while (filled_ < capacity_ && !end_of_input_) {
-    ssize_t const got = ::read(fd_, buffer_.get() + filled_, capacity_ - filled_);
+unsigned default_threads() {
+  unsigned const cores = std::thread::hardware_concurrency();
+  return std::clamp(cores, 1u, 16u);
+}
+
+}  // namespace
+
+chunked_reader::chunked_reader(int fd, std::string label, reader_options const& options)
+    : fd_(fd), label_(std::move(label)), options_(options) {
+  ROWSCAN_EXPECTS(options_.block_size > 0, "block size must be positive");
+  ROWSCAN_EXPECTS(options_.buffers >= 2, "the reader needs at least two staging buffers");
+  struct stat st{};
+  off_t const position = ::lseek(fd_, 0, SEEK_CUR);
+  seekable_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && position >= 0;
+  unsigned threads = 1;
+  if (seekable_) {
+    base_offset_ = static_cast<std::uint64_t>(position);
+    auto const size = static_cast<std::uint64_t>(st.st_size);
+    file_size_ = size > base_offset_ ? size - base_offset_ : 0;
+    block_count_ = (file_size_ + options_.block_size - 1) / options_.block_size;
+    threads = options_.threads != 0 ? options_.threads : default_threads();
+    // Slices small enough that every thread has one per block, but no smaller than 1 MiB (or the block).
+    std::size_t const min_slice = std::min<std::size_t>(options_.block_size, std::size_t{1} << 20);
+    slice_size_ = std::max(options_.block_size / threads, min_slice);
+    slices_per_block_ = (options_.block_size + slice_size_ - 1) / slice_size_;
+    // No more blocks in the ring than the input has, and no more threads than slices in the ring.
+    options_.buffers = static_cast<unsigned>(std::clamp<std::uint64_t>(block_count_, 2, options_.buffers));
+    threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, slices_per_block_ * options_.buffers));
+  } else {
+    slice_size_ = options_.block_size;
+  }
+
+  slack_ = options_.max_line;
+  buffers_.reserve(options_.buffers);
+  states_.resize(options_.buffers);
+  for (unsigned i = 0; i < options_.buffers; ++i) {
+    buffers_.emplace_back(static_cast<char*>(allocate_pinned(slack_ + options_.block_size)));
+    states_[i].block = i;
+    states_[i].slices_left = slices_per_block_;
+    if (seekable_ && i < block_count_) {
+      states_[i].bytes = static_cast<std::size_t>(std::min<std::uint64_t>(options_.block_size, file_size_ - i * options_.block_size));
+    }
+  }
+  carry_.reserve(options_.max_line);
+  if (seekable_ && block_count_ == 0) return;  // an empty file: nothing to read
+  for (unsigned w = 0; w < threads; ++w) workers_.emplace_back([this, w] { work(w); });
+}
+
+chunked_reader::~chunked_reader() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  buffer_free_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+char* chunked_reader::block_data(std::uint64_t block) const { return buffers_[block % options_.buffers].get() + slack_; }
+
+void chunked_reader::work(unsigned /*worker*/) {
+  std::uint64_t const tasks = seekable_ ? block_count_ * slices_per_block_ : UINT64_MAX;
+  for (;;) {
+    std::uint64_t task = 0;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (stop_ || failure_ || next_task_ >= tasks) return;
+      task = next_task_++;
+      std::uint64_t const block = task / slices_per_block_;
+      buffer_free_.wait(lock, [&] { return stop_ || block < released_ + options_.buffers; });
+      if (stop_) return;
+    }
+    std::uint64_t const block = task / slices_per_block_;
+    bool end_of_stream = false;
+    try {
+      if (seekable_) {
+        read_slice(block, static_cast<std::size_t>(task % slices_per_block_));
+      } else {
+        read_stream_block(block);
+        end_of_stream = states_[block % options_.buffers].end_of_input;
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      block_ready_.notify_all();
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --states_[block % options_.buffers].slices_left;
+    }
+    block_ready_.notify_all();
+    if (end_of_stream) return;
+  }
+}
+
+void chunked_reader::read_slice(std::uint64_t block, std::size_t slice) {
+  std::size_t const bytes = states_[block % options_.buffers].bytes;  // fixed for this block: no lock needed
+  std::size_t const begin = std::min(slice * slice_size_, bytes);
+  std::size_t const end = std::min(begin + slice_size_, bytes);
+  char* const out = block_data(block);
+  std::uint64_t const block_offset = base_offset_ + block * options_.block_size;
+  for (std::size_t done = begin; done < end;) {
+    ssize_t const got = ::pread(fd_, out + done, end - done, static_cast<off_t>(block_offset + done));
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw error(label_ + ": cannot read at byte " + std::to_string(offset_ + filled_) + ": " + std::strerror(errno));
+      throw_read_error(label_, block_offset + done - base_offset_);
     }
-    if (got == 0) end_of_input_ = true;
-    filled_ += static_cast<std::size_t>(got);
+    if (got == 0) {
+      throw error(label_ + ": the file shrank while it was read (it had " + std::to_string(file_size_) +
+                  " bytes; reading stopped at byte " + std::to_string(block_offset + done - base_offset_) + ")");
+    }
+    done += static_cast<std::size_t>(got);
   }
+}
+
+void chunked_reader::read_stream_block(std::uint64_t block) {
+  block_state& state = states_[block % options_.buffers];
+  char* const out = block_data(block);
+  std::size_t filled = 0;
+  bool end = false;
+  std::size_t const max_read = std::size_t{1} << 20;  // small reads, so a stop request is seen soon
+  while (filled < options_.block_size && !stop_) {
+    ssize_t const got = ::read(fd_, out + filled, std::min(max_read, options_.block_size - filled));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw_read_error(label_, block * options_.block_size + filled);
+    }
+    if (got == 0) {
+      end = true;
+      break;
+    }
+    filled += static_cast<std::size_t>(got);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  state.bytes = filled;
+  state.end_of_input = end;
+}
+
+void chunked_reader::release_block() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // The released slot takes the block `buffers` ahead of the one it held.
+    block_state& state = states_[released_ % options_.buffers];
+    std::uint64_t const block = released_ + options_.buffers;
+    state.block = block;
+    state.slices_left = slices_per_block_;
+    state.end_of_input = false;
+    state.bytes = seekable_ && block < block_count_
+                      ? static_cast<std::size_t>(std::min<std::uint64_t>(options_.block_size, file_size_ - block * options_.block_size))
+                      : 0;
+    ++released_;
+  }
+  buffer_free_.notify_all();
 }
 
 bool chunked_reader::next(text_chunk& chunk) {
-  // The bytes after the last chunk's final '\n' begin this chunk.
-  std::memmove(buffer_.get(), buffer_.get() + handed_out_, filled_ - handed_out_);
-  filled_ -= handed_out_;
-  offset_ += handed_out_;
-  handed_out_ = 0;
-
-  fill();
-  if (filled_ == 0) return false;
-
-  std::size_t cut = filled_;
-  bool exceeds = false;
-  if (!end_of_input_) {
-    auto const* last_newline = static_cast<char const*>(::memrchr(buffer_.get(), '\n', filled_));
-    if (last_newline != nullptr) {
-      cut = static_cast<std::size_t>(last_newline - buffer_.get()) + 1;
-    } else {
-      exceeds = true;
-    }
+  if (holding_) {
+    release_block();
+    holding_ = false;
   }
-  handed_out_ = cut;
-  chunk = text_chunk{buffer_.get(), cut, offset_, exceeds};
-  return true;
+  while (!finished_) {
+    if (seekable_ && current_ >= block_count_) break;
+
+    block_state state;
+    {
+      auto const wait_start = std::chrono::steady_clock::now();
+      std::unique_lock<std::mutex> lock(mutex_);
+      block_state const& slot = states_[current_ % options_.buffers];
+      block_ready_.wait(lock, [&] { return failure_ || slot.slices_left == 0; });
+      if (slot.slices_left != 0) std::rethrow_exception(failure_);
+      state = slot;
+      wait_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
+    }
+    bool const last = seekable_ ? current_ + 1 == block_count_ : state.end_of_input;
+    char* const block = block_data(current_);
+    char* const data = block - carry_.size();
+    std::memcpy(data, carry_.data(), carry_.size());
+    std::size_t const total = carry_.size() + state.bytes;
+    std::uint64_t const offset = carry_offset_;
+    holding_ = true;
+    ++current_;
+    carry_.clear();
+
+    if (last) {  // the input's last line needs no '\n'
+      finished_ = true;
+      if (total == 0) break;
+      chunk = text_chunk{data, total, offset, false, nullptr, 0};
+      return true;
+    }
+    auto const* newline = static_cast<char const*>(::memrchr(block, '\n', state.bytes));
+    std::size_t const cut = newline != nullptr ? static_cast<std::size_t>(newline - data) + 1 : 0;
+    std::size_t const rest = total - cut;
+    if (rest > options_.max_line) {  // the line after the cut does not fit the carry: it is too long
+      finished_ = true;
+      chunk = text_chunk{data, cut, offset, true, data + cut, rest};
+      return true;
+    }
+    carry_.assign(data + cut, data + total);
+    carry_offset_ = offset + cut;
+    if (cut > 0) {
+      chunk = text_chunk{data, cut, offset, false, nullptr, 0};
+      return true;
+    }
+    release_block();  // a block inside one line: all of it was carried
+    holding_ = false;
+  }
+  return false;
 }
 
 }  // namespace rowscan::io

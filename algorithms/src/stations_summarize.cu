@@ -1,65 +1,53 @@
 #include "rowscan/stations/summarize.hpp"
 
 #include "rowscan/context.hpp"
-#include "rowscan/stage_clock.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
-#include "rowscan/records.hpp"
-#include "rowscan/stations/group.hpp"
-#include "rowscan/stations/parse.hpp"
+#include "rowscan/stage_clock.hpp"
+#include "rowscan/stations/accumulator.hpp"
+#include "rowscan/stations/line_format.hpp"
 #include "rowscan/stations/table.hpp"
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
-#include <thrust/find.h>
 #include <thrust/host_vector.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/iterator/zip_iterator.h>
-#include <thrust/transform.h>
 
 #include <algorithm>
 
 namespace rowscan::stations {
 namespace {
 
-/// Device arrays of one chunk, kept across chunks so that steady state does not reallocate.
-struct chunk_columns {
-  thrust::device_vector<char> text;
-  thrust::device_vector<record_range> records;
-  thrust::device_vector<std::uint64_t> keys;
-  thrust::device_vector<std::int16_t> tenths;
-  thrust::device_vector<std::uint8_t> name_sizes;
-  thrust::device_vector<std::uint8_t> statuses;
-
-  void resize_rows(std::size_t n) {
-    keys.resize(n);
-    tenths.resize(n);
-    name_sizes.resize(n);
-    statuses.resize(n);
-  }
-};
-
-/// Throws the input_error for record `row` of the chunk, parsing it again on the host to say what and where.
-[[noreturn]] void throw_bad_line(std::string const& label, io::text_chunk const& chunk, record_range r,
-                                 std::uint64_t line, line_status status_on_device) {
-  std::uint32_t size = r.size();
-  if (size > 0 && chunk.data[r.end - 1] == '\n') --size;
-  parsed_line const p = parse_line(chunk.data + r.begin, size);
-  auto const status = p.status == line_status::ok ? status_on_device : p.status;
-  throw input_error(label, line, chunk.input_offset + r.begin + p.error_at, describe(status));
-}
-
 std::uint64_t key_mask(unsigned key_bits) {
   return key_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+}
+
+/// The longest line the reader carries from one block to the next. Any longer line is invalid (the
+/// longest valid one has max_line_bytes), and its error is found from its first bytes.
+constexpr std::size_t carried_line_bytes = 4096;
+
+/// The error for a line that is longer than the reader carries: parse_line decides on a prefix longer
+/// than max_line_bytes exactly as on the whole line.
+[[noreturn]] void throw_overlong_line(std::string const& label, io::text_chunk const& chunk, std::uint64_t line) {
+  std::size_t const size = std::min<std::size_t>(chunk.overlong_prefix_size, 2 * max_line_bytes);
+  parsed_line const p = parse_line(chunk.overlong_prefix, static_cast<std::uint32_t>(size));
+  ROWSCAN_EXPECTS(p.status != line_status::ok, "an overlong line parsed as valid");
+  throw input_error(label, line, chunk.input_offset + chunk.size + p.error_at, describe(p.status));
+}
+
+/// Device memory in use now (all processes): the difference at the end is what this run holds.
+std::size_t device_bytes_in_use() {
+  memory_info const m = device_memory_info();
+  return m.total_bytes - m.free_bytes;
 }
 
 }  // namespace
 
 std::size_t default_chunk_size() {
-  // A chunk's device arrays take about 4 bytes per byte of text at the default 14-byte lines; keep
-  // them within an eighth of free memory.
-  std::size_t const share = device_memory_info().free_bytes / 8;
-  std::size_t const preferred = std::size_t{512} << 20;
+  // A chunk needs about 2.4 times its size on the device (text, 4 bytes per line twice for the sort);
+  // keep that within a quarter of free memory. 64 MiB blocks keep 16 reader threads busy with 4 MiB
+  // slices while the pinned ring stays small (its allocation is paid before the first byte is read).
+  std::size_t const share = device_memory_info().free_bytes / 10;
+  std::size_t const preferred = std::size_t{64} << 20;
   return std::clamp(std::min(share, preferred), std::size_t{1} << 20, max_chunk_size);
 }
 
@@ -73,63 +61,37 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
                 std::to_string(max_chunk_size) + " bytes, not " + std::to_string(out.chunk_size));
   }
   context ctx;
-  auto policy = ctx.policy();
+  std::size_t const bytes_at_start = device_bytes_in_use();
   stage_clock clock(ctx, options.time_stages);
-  io::chunked_reader reader(fd, label, out.chunk_size);
-  chunk_columns cols;
-  station_table running;
-  std::uint64_t const mask = key_mask(options.key_bits);
+  io::reader_options reading;
+  reading.block_size = out.chunk_size;
+  reading.max_line = carried_line_bytes;
+  reading.threads = options.reader_threads;
+  io::chunked_reader reader(fd, label, reading);
+  station_accumulator accumulator(ctx, label, key_mask(options.key_bits));
+  thrust::device_vector<char> text;  // grows to the largest chunk: at most chunk_size + carried_line_bytes
 
   io::text_chunk chunk{};
+  clock.lap(out.times.read);  // setup (device context, pinned ring) counts as waiting for input
   while (reader.next(chunk)) {
     clock.lap(out.times.read);
-
-    cols.text.resize(chunk.size);
-    thrust::copy(chunk.data, chunk.data + chunk.size, cols.text.begin());
+    if (text.size() < chunk.size) text.resize(chunk.size);
+    thrust::copy(chunk.data, chunk.data + chunk.size, text.begin());
     clock.lap(out.times.copy);
 
-    char const* text = thrust::raw_pointer_cast(cols.text.data());
-    find_lines(text, chunk.size, cols.records, ctx);
-    clock.lap(out.times.find_records);
-
-    std::size_t const rows = cols.records.size();
-    cols.resize_rows(rows);
-    thrust::transform(policy, cols.records.begin(), cols.records.end(),
-                      thrust::make_zip_iterator(thrust::make_tuple(cols.keys.begin(), cols.tenths.begin(),
-                                                                   cols.name_sizes.begin(), cols.statuses.begin())),
-                      parse_record{text, mask});
-    auto const bad = thrust::find_if(policy, cols.statuses.begin(), cols.statuses.end(), is_bad_line{});
-    if (bad != cols.statuses.end()) {
-      auto const row = static_cast<std::size_t>(bad - cols.statuses.begin());
-      throw_bad_line(label, chunk, cols.records[row], out.lines + row + 1, static_cast<line_status>(static_cast<std::uint8_t>(*bad)));
-    }
-    if (chunk.line_exceeds_chunk) {
-      throw input_error(label, out.lines + 1, chunk.input_offset,
-                        "line longer than the chunk size (" + std::to_string(out.chunk_size) + " bytes)");
-    }
-    clock.lap(out.times.parse);
-
-    record_names names{text, thrust::raw_pointer_cast(cols.records.data()),
-                       thrust::raw_pointer_cast(cols.name_sizes.data())};
-    auto readings = thrust::make_transform_iterator(cols.tenths.begin(), reading_stats{});
-    station_table table = table_from_groups(group_by_name(cols.keys, names, readings, ctx), names, ctx);
-    out.names_compared |= table.names_compared;
-    clock.lap(out.times.group);
-
-    if (running.size() == 0) {
-      running = std::move(table);
-    } else {
-      running = merge_tables(running, table, ctx);
-      out.names_compared |= running.names_compared;
-    }
-    clock.lap(out.times.merge);
-
+    chunk_position const where{chunk.input_offset, out.lines};
+    out.lines += accumulator.add(thrust::raw_pointer_cast(text.data()), chunk.size, where, out.times, clock);
+    if (chunk.overlong_line) throw_overlong_line(label, chunk, out.lines + 1);
     out.bytes += chunk.size;
-    out.lines += rows;
     ++out.chunks;
+    if (options.progress) options.progress(chunk.input_offset + chunk.size);
   }
+  out.device_bytes = device_bytes_in_use() - std::min(bytes_at_start, device_bytes_in_use());
+  out.fast_chunks = accumulator.fast_chunks();
+  out.general_chunks = accumulator.general_chunks();
+  out.names_compared = accumulator.table().names_compared;
 
-  station_table const sorted = sorted_by_name(running, ctx);
+  station_table const sorted = sorted_by_name(accumulator.table(), ctx);
   thrust::host_vector<station_stats> const stats = sorted.stats;
   std::vector<std::string> names = to_host_strings(sorted.names);
   out.stations.reserve(names.size());

@@ -1,45 +1,105 @@
-// rowscan/io/chunked_reader.hpp: input text in chunks that end on line boundaries.
+// rowscan/io/chunked_reader.hpp: input text in chunks of whole lines, read by many threads at once.
+//
+//   file --pread x threads--> pinned blocks (a ring) --next()--> chunk = carry + block up to its last '\n'
 //
 // The byte-offset partitioning of the seed blog, without losing the line that straddles a boundary:
-// each chunk ends after its last '\n', and the bytes after it start the next chunk.
+// the input is cut into fixed blocks; a chunk is the unfinished line carried over from the block
+// before, followed by the block up to its last '\n'. Reader threads fill the next blocks of a ring of
+// staging buffers while the caller works on the current chunk. A regular file is read with pread by
+// up to `threads` threads, a slice each; a pipe or FIFO by one thread with read(), so the input's size
+// need not be known. Never more than the ring's bytes of input are held.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace rowscan::io {
 
 /// A piece of the input holding whole lines; only the input's last line may lack its '\n'.
 struct text_chunk {
-  char const* data;
+  char const* data;             ///< pinned host memory under CUDA: the device copies it at full speed
   std::size_t size;
   std::uint64_t input_offset;   ///< offset of data[0] in the input
-  bool line_exceeds_chunk;      ///< a full buffer held no '\n': its one line is longer than the chunk size
+  /// Right after this chunk starts a line longer than max_line: its first max_line + 1 or more bytes are
+  /// at overlong_prefix. The reader ends after such a chunk.
+  bool overlong_line;
+  char const* overlong_prefix;
+  std::size_t overlong_prefix_size;
 };
 
-/// Reads a file descriptor (a file, a pipe) into a buffer of chunk_size bytes, one chunk at a time.
-/// Works without knowing the input's size; never holds more than chunk_size bytes of it.
+struct reader_options {
+  std::size_t block_size = std::size_t{64} << 20;  ///< bytes read per block (a chunk is at most this + max_line)
+  std::size_t max_line = 4096;                      ///< the longest line carried from one block to the next
+  unsigned threads = 0;                             ///< pread threads for a regular file; 0: up to 16
+  unsigned buffers = 4;                             ///< staging blocks in the ring (at least 2)
+};
+
+/// Reads a file descriptor (a file, a pipe) in chunks of whole lines, with reader threads ahead of the caller.
 class chunked_reader {
  public:
-  chunked_reader(int fd, std::string label, std::size_t chunk_size);
+  chunked_reader(int fd, std::string label, reader_options const& options);
+  ~chunked_reader();
+  chunked_reader(chunked_reader const&) = delete;
+  chunked_reader& operator=(chunked_reader const&) = delete;
 
   /// The next chunk, valid until the next call; false at the end of the input. Throws rowscan::error
-  /// naming the input if reading fails.
+  /// naming the input if reading fails or a file shrinks while it is read.
   bool next(text_chunk& chunk);
 
+  /// Seconds the caller spent waiting in next() for blocks to arrive.
+  double wait_seconds() const { return wait_seconds_; }
+
  private:
-  void fill();
+  struct block_state;
+  struct pinned_deleter {
+    void operator()(char* p) const;
+  };
+
+  void work(unsigned worker);
+  void read_slice(std::uint64_t block, std::size_t slice);
+  void read_stream_block(std::uint64_t block);
+  char* block_data(std::uint64_t block) const;
+  void release_block();
 
   int fd_;
   std::string label_;
-  std::unique_ptr<char[]> buffer_;  ///< left uninitialized: only the bytes read are ever touched
-  std::size_t capacity_;
-  std::size_t filled_ = 0;     ///< bytes in buffer_
-  std::size_t handed_out_ = 0; ///< bytes at the front of buffer_ given out by the last next()
-  std::uint64_t offset_ = 0;   ///< input offset of buffer_[0]
-  bool end_of_input_ = false;
+  reader_options options_;
+  bool seekable_;
+  std::uint64_t base_offset_ = 0;  ///< the descriptor's position when the reader started
+  std::uint64_t file_size_ = 0;    ///< bytes to read from base_offset_ (seekable inputs)
+  std::uint64_t block_count_ = 0;  ///< blocks of a seekable input
+  std::size_t slice_size_ = 0;
+  std::size_t slices_per_block_ = 1;
+  std::size_t slack_ = 0;          ///< room before each block for the carried line
+
+  std::vector<std::unique_ptr<char[], pinned_deleter>> buffers_;
+  std::vector<block_state> states_;
+
+  // Shared with the workers, under mutex_.
+  std::mutex mutex_;
+  std::condition_variable block_ready_;
+  std::condition_variable buffer_free_;
+  std::uint64_t next_task_ = 0;      ///< next (block, slice) task, numbered block * slices_per_block_ + slice
+  std::uint64_t released_ = 0;       ///< blocks the caller is done with: block b may be read once b < released_ + buffers
+  std::atomic<bool> stop_{false};  ///< set by the destructor; a stream worker checks it between reads
+  std::exception_ptr failure_;
+  std::vector<std::thread> workers_;
+
+  // The caller's side.
+  std::uint64_t current_ = 0;        ///< the next block to hand out
+  bool holding_ = false;             ///< a block is handed out and not yet released
+  bool finished_ = false;
+  std::vector<char> carry_;          ///< the unfinished line after the last handed-out '\n'
+  std::uint64_t carry_offset_ = 0;   ///< input offset of carry_[0]
+  double wait_seconds_ = 0;
 };
 
 }  // namespace rowscan::io

@@ -1,12 +1,13 @@
 // rowscan/stations/summarize.hpp: the `rowscan stations` job, as the host sees it (no Thrust here).
 //
-// Per chunk of whole lines:  copy -> find_lines (chunk_by) -> parse (transform) -> check (find_if)
-//   -> group_by_name (sort_by_key, verify, reduce_by_key) -> gather names -> merge into the running table
-// At the end: sorted_by_name -> copy to the host.
+// Reader threads fill pinned blocks; per chunk of whole lines: copy to the device, then the
+// station_accumulator's fast path (find + parse to dense ids, sort, reduce_by_key, merge) or, for new
+// stations and bad lines, its general path (accumulator.hpp). At the end: sorted_by_name -> host.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,11 +22,20 @@ struct summarize_options {
   std::size_t chunk_size = 0;  ///< bytes of text processed at once; 0: default_chunk_size()
   unsigned key_bits = 64;      ///< bits of the name hash used as the sort key; fewer force the exact fallback (tests)
   bool time_stages = false;    ///< synchronize after every stage so stage_times are exact
+  unsigned reader_threads = 0; ///< threads reading a regular file; 0: one per core, up to 16
+  /// Called after each chunk with the input bytes done so far (for a progress display).
+  std::function<void(std::uint64_t)> progress;
 };
 
-/// Seconds spent in each stage (all zero unless time_stages; read and copy are measured always).
+/// Seconds spent in each stage (all zero unless time_stages, except read: the wait for input).
 struct stage_times {
-  double read = 0, copy = 0, find_records = 0, parse = 0, group = 0, merge = 0, output = 0;
+  double read = 0;     ///< waiting for the reader threads
+  double copy = 0;     ///< host to device
+  double parse = 0;    ///< fast path: find lines and parse them to station ids (one scan)
+  double group = 0;    ///< fast path: sort_by_key + reduce_by_key
+  double merge = 0;    ///< fast path: into the running table
+  double general = 0;  ///< the general path (first chunk, new stations)
+  double output = 0;   ///< sorted_by_name, copy to the host, formatting
 };
 
 /// One station of the answer; mean_tenths() of stats.hpp gives the rounded mean.
@@ -44,6 +54,9 @@ struct summary {
   std::size_t chunks = 0;
   std::size_t chunk_size = 0;
   bool names_compared = false;  ///< some key was shared by two names and the exact fallback ran
+  std::size_t fast_chunks = 0;     ///< chunks that took the fast path
+  std::size_t general_chunks = 0;  ///< chunks that took the general path
+  std::size_t device_bytes = 0;    ///< device memory held at the end beyond what was in use at the start
   stage_times times;
 };
 

@@ -1,0 +1,16 @@
+// rowscan/io/pinned_memory.hpp: host memory the device copies from at full speed (no Thrust here).
+#pragma once
+
+#include <cstddef>
+
+namespace rowscan::io {
+
+/// Allocates bytes of host memory for staging input: page-locked under CUDA (host-to-device copies
+/// from it run at the bus's speed instead of through a driver bounce buffer), plain memory elsewhere.
+/// Throws rowscan::device_error if it cannot.
+void* allocate_pinned(std::size_t bytes);
+
+/// Frees what allocate_pinned returned; null is ignored.
+void free_pinned(void* p) noexcept;
+
+}  // namespace rowscan::io

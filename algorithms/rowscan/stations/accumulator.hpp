@@ -1,0 +1,78 @@
+// rowscan/stations/accumulator.hpp: folds chunks of device-resident text into the running station table.
+//
+// Fast path, for a chunk whose stations are all known (the running table is the dictionary):
+//   for_each_line(parse_to_station_id)  -> ids, tenths           (one scan over 16-byte words)
+//   sort_by_key(ids, tenths)                                     (16-bit keys)
+//   reduce_by_key(ids, reading_stats, merge_stats) -> per-id stats
+//   transform into the running stats through a permutation_iterator (ids are distinct: no races)
+// General path, for the first chunk, a chunk with new stations or a bad line, or too many stations:
+//   find_lines -> transform(parse_record) -> find_if(bad) -> group_by_name -> merge_tables
+// Both are exact; the general path also finds the first bad line and says where it is.
+#pragma once
+
+#include "rowscan/context.hpp"
+#include "rowscan/records.hpp"
+#include "rowscan/stage_clock.hpp"
+#include "rowscan/stations/dense_ids.hpp"
+#include "rowscan/stations/stats.hpp"
+#include "rowscan/stations/summarize.hpp"
+#include "rowscan/stations/table.hpp"
+
+#include <thrust/device_vector.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace rowscan::stations {
+
+/// Where a chunk sits in the input, for error messages.
+struct chunk_position {
+  std::uint64_t input_offset;  ///< input offset of the chunk's first byte
+  std::uint64_t lines_before;  ///< lines of the input before the chunk
+};
+
+class station_accumulator {
+ public:
+  /// label names the input in errors; key_mask keeps the name-hash bits used as keys (tests use fewer).
+  station_accumulator(context const& ctx, std::string label, std::uint64_t key_mask);
+
+  /// Adds the lines of text[0, size) (device memory), which hold whole lines of the input. Returns how
+  /// many lines it had. Throws rowscan::input_error at the chunk's first bad line. Stage times go to
+  /// times through clock.
+  std::size_t add(char const* text, std::size_t size, chunk_position where, stage_times& times, stage_clock& clock);
+
+  /// Every station so far, in key order.
+  station_table const& table() const { return running_; }
+  std::size_t fast_chunks() const { return fast_chunks_; }
+  std::size_t general_chunks() const { return general_chunks_; }
+
+ private:
+  bool add_fast(char const* text, std::size_t size, std::size_t& lines, stage_times& times, stage_clock& clock);
+  std::size_t add_general(char const* text, std::size_t size, chunk_position where);
+  std::size_t add_general_piece(char const* text, std::size_t size, chunk_position where);
+  void merge_into_running(station_table&& table);
+
+  context ctx_;
+  std::string label_;
+  std::uint64_t key_mask_;
+  station_table running_;
+
+  // Fast path buffers, grown to the largest chunk and then reused.
+  thrust::device_vector<station_id> ids_;
+  thrust::device_vector<std::int16_t> tenths_;
+  thrust::device_vector<std::uint32_t> line_count_;
+  thrust::device_vector<station_id> group_ids_;
+  thrust::device_vector<station_stats> group_stats_;
+
+  // General path buffers.
+  thrust::device_vector<record_range> records_;
+  thrust::device_vector<std::uint64_t> keys_;
+  thrust::device_vector<std::uint8_t> name_sizes_;
+  thrust::device_vector<std::uint8_t> statuses_;
+
+  std::size_t fast_chunks_ = 0;
+  std::size_t general_chunks_ = 0;
+};
+
+}  // namespace rowscan::stations

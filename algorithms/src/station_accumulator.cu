@@ -1,0 +1,165 @@
+#include "rowscan/stations/accumulator.hpp"
+
+#include "rowscan/error.hpp"
+#include "rowscan/lines.hpp"
+#include "rowscan/stations/group.hpp"
+#include "rowscan/stations/parse.hpp"
+
+#include <thrust/copy.h>
+#include <thrust/find.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/sort.h>
+#include <thrust/transform.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace rowscan::stations {
+namespace {
+
+/// The general path works on pieces of at most this share of a chunk, so its per-line arrays (about
+/// 30 bytes a line) stay within the fast path's memory.
+constexpr std::size_t general_pieces_per_chunk = 4;
+constexpr std::size_t min_general_piece = std::size_t{1} << 20;
+
+/// Bytes of a bad line copied back to the host to say what is wrong: parse_line decides within the
+/// first max_line_bytes + 1 bytes, and a longer prefix fails the same way as the whole line.
+constexpr std::uint32_t error_prefix_bytes = 128;
+
+template <class T>
+T* raw(thrust::device_vector<T>& v) {
+  return thrust::raw_pointer_cast(v.data());
+}
+
+template <class T>
+void grow(thrust::device_vector<T>& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
+}
+
+/// Throws the input_error for the line [r.begin, r.end) of a device text, parsing a copy of its first
+/// bytes on the host to say what is wrong and where.
+[[noreturn]] void throw_bad_line(std::string const& label, char const* text, record_range r, chunk_position where,
+                                 std::uint64_t line_number) {
+  std::uint32_t const copied = std::min(r.size(), error_prefix_bytes);
+  std::string bytes(copied, '\0');
+  thrust::copy(thrust::device_pointer_cast(text + r.begin), thrust::device_pointer_cast(text + r.begin + copied),
+               bytes.begin());
+  std::uint32_t size = copied;
+  if (size == r.size() && size > 0 && bytes[size - 1] == '\n') --size;
+  parsed_line const p = parse_line(bytes.data(), size);
+  ROWSCAN_EXPECTS(p.status != line_status::ok, "the device flagged line " + std::to_string(line_number) +
+                                                   " as bad, but it parses on the host");
+  throw input_error(label, line_number, where.input_offset + r.begin + p.error_at, describe(p.status));
+}
+
+/// Position after the first '\n' at or after `from`, or size if there is none.
+std::size_t after_next_newline(char const* text, std::size_t from, std::size_t size, context const& ctx) {
+  auto const found = thrust::find(ctx.policy(), thrust::device_pointer_cast(text + from),
+                                  thrust::device_pointer_cast(text + size), '\n');
+  auto const at = static_cast<std::size_t>(found - thrust::device_pointer_cast(text));
+  return at == size ? size : at + 1;
+}
+
+}  // namespace
+
+station_accumulator::station_accumulator(context const& ctx, std::string label, std::uint64_t key_mask)
+    : ctx_(ctx), label_(std::move(label)), key_mask_(key_mask), line_count_(1) {}
+
+std::size_t station_accumulator::add(char const* text, std::size_t size, chunk_position where, stage_times& times,
+                                     stage_clock& clock) {
+  if (size == 0) return 0;
+  std::size_t lines = 0;
+  bool const dictionary_usable = running_.size() > 0 && running_.size() <= max_dictionary_size;
+  if (dictionary_usable && add_fast(text, size, lines, times, clock)) {
+    ++fast_chunks_;
+    return lines;
+  }
+  lines = add_general(text, size, where);
+  clock.lap(times.general);
+  ++general_chunks_;
+  return lines;
+}
+
+bool station_accumulator::add_fast(char const* text, std::size_t size, std::size_t& lines, stage_times& times,
+                                   stage_clock& clock) {
+  auto policy = ctx_.policy();
+  std::size_t const capacity = size / min_line_bytes + 2;
+  grow(ids_, capacity);
+  grow(tenths_, capacity);
+  dictionary_view const dictionary{thrust::raw_pointer_cast(running_.keys.data()), column_view(running_.names),
+                                   static_cast<std::uint32_t>(running_.size())};
+  for_each_line(text, size,
+                parse_to_station_id{text, dictionary, key_mask_, raw(ids_), raw(tenths_),
+                                    static_cast<std::uint32_t>(capacity)},
+                raw(line_count_), ctx_);
+  lines = line_count_[0];
+  clock.lap(times.parse);
+  if (lines > capacity) return false;  // lines shorter than any valid line: the general path says which
+
+  auto const n = static_cast<std::ptrdiff_t>(lines);
+  thrust::sort_by_key(policy, ids_.begin(), ids_.begin() + n, tenths_.begin());
+  grow(group_ids_, running_.size() + 2);
+  grow(group_stats_, running_.size() + 2);
+  auto readings = thrust::make_transform_iterator(tenths_.begin(), reading_stats{});
+  auto const ends = thrust::reduce_by_key(policy, ids_.begin(), ids_.begin() + n, readings, group_ids_.begin(),
+                                          group_stats_.begin(), thrust::equal_to<station_id>{}, merge_stats{});
+  auto const groups = ends.first - group_ids_.begin();
+  clock.lap(times.group);
+  // The sentinels sort last: if the last group is one, some line is new or bad.
+  if (groups > 0 && static_cast<station_id>(group_ids_[groups - 1]) >= unknown_station) return false;
+
+  auto running = thrust::make_permutation_iterator(running_.stats.begin(), group_ids_.begin());
+  thrust::transform(policy, group_stats_.begin(), group_stats_.begin() + groups, running, running, merge_stats{});
+  clock.lap(times.merge);
+  return true;
+}
+
+std::size_t station_accumulator::add_general(char const* text, std::size_t size, chunk_position where) {
+  std::size_t const piece = std::max(size / general_pieces_per_chunk, min_general_piece);
+  std::size_t lines = 0;
+  for (std::size_t begin = 0; begin < size;) {
+    std::size_t const end = begin + piece >= size ? size : after_next_newline(text, begin + piece, size, ctx_);
+    lines += add_general_piece(text + begin, end - begin, {where.input_offset + begin, where.lines_before + lines});
+    begin = end;
+  }
+  return lines;
+}
+
+std::size_t station_accumulator::add_general_piece(char const* text, std::size_t size, chunk_position where) {
+  auto policy = ctx_.policy();
+  find_lines(text, size, records_, ctx_);
+  std::size_t const rows = records_.size();
+  keys_.resize(rows);
+  tenths_.resize(std::max(tenths_.size(), rows));
+  name_sizes_.resize(rows);
+  statuses_.resize(rows);
+  thrust::transform(policy, records_.begin(), records_.end(),
+                    thrust::make_zip_iterator(thrust::make_tuple(keys_.begin(), tenths_.begin(), name_sizes_.begin(),
+                                                                 statuses_.begin())),
+                    parse_record{text, key_mask_});
+  auto const bad = thrust::find_if(policy, statuses_.begin(), statuses_.end(), is_bad_line{});
+  if (bad != statuses_.end()) {
+    auto const row = static_cast<std::size_t>(bad - statuses_.begin());
+    throw_bad_line(label_, text, records_[row], where, where.lines_before + row + 1);
+  }
+
+  record_names names{text, raw(records_), raw(name_sizes_)};
+  auto readings = thrust::make_transform_iterator(tenths_.begin(), reading_stats{});
+  merge_into_running(table_from_groups(group_by_name(keys_, names, readings, ctx_), names, ctx_));
+  return rows;
+}
+
+void station_accumulator::merge_into_running(station_table&& table) {
+  if (running_.size() == 0) {
+    running_ = std::move(table);
+    return;
+  }
+  bool const compared = running_.names_compared || table.names_compared;
+  running_ = merge_tables(running_, table, ctx_);
+  running_.names_compared = running_.names_compared || compared;
+}
+
+}  // namespace rowscan::stations

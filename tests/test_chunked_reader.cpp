@@ -1,0 +1,162 @@
+// io::chunked_reader: chunks of whole lines from files (many pread threads) and pipes (one reader).
+#include "rowscan/error.hpp"
+#include "rowscan/io/chunked_reader.hpp"
+
+#include "support/temp_input.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <thread>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace {
+
+using rowscan::io::chunked_reader;
+using rowscan::io::reader_options;
+using rowscan::io::text_chunk;
+
+/// Lines of 1..max_line bytes (with the '\n'), with or without a final newline.
+std::string random_lines(std::uint32_t seed, std::size_t bytes, std::size_t max_line, bool final_newline) {
+  std::mt19937 rng(seed);
+  std::string text;
+  while (text.size() < bytes) {
+    std::size_t const n = 1 + rng() % max_line;
+    for (std::size_t i = 1; i < n; ++i) text += static_cast<char>('a' + rng() % 26);
+    text += '\n';
+  }
+  if (!final_newline) text.pop_back();
+  return text;
+}
+
+struct read_result {
+  std::string text;
+  std::size_t chunks = 0;
+  bool overlong = false;
+  std::uint64_t overlong_at = 0;
+  std::string overlong_prefix;
+};
+
+/// Reads everything, checking that chunks are contiguous and end on '\n' (all but the input's last).
+read_result read_all(int fd, reader_options const& options) {
+  chunked_reader reader(fd, "input.txt", options);
+  read_result r;
+  text_chunk chunk{};
+  bool ended_without_newline = false;
+  while (reader.next(chunk)) {
+    EXPECT_FALSE(ended_without_newline) << "only the last chunk may end without '\\n'";
+    EXPECT_EQ(chunk.input_offset, r.text.size());
+    r.text.append(chunk.data, chunk.size);
+    ended_without_newline = chunk.size > 0 && chunk.data[chunk.size - 1] != '\n';
+    ++r.chunks;
+    if (chunk.overlong_line) {
+      r.overlong = true;
+      r.overlong_at = chunk.input_offset + chunk.size;
+      r.overlong_prefix.assign(chunk.overlong_prefix, chunk.overlong_prefix_size);
+      EXPECT_FALSE(reader.next(chunk)) << "the reader ends after an overlong line";
+      break;
+    }
+  }
+  return r;
+}
+
+reader_options options_of(std::size_t block, std::size_t max_line, unsigned threads, unsigned buffers) {
+  reader_options o;
+  o.block_size = block;
+  o.max_line = max_line;
+  o.threads = threads;
+  o.buffers = buffers;
+  return o;
+}
+
+TEST(ChunkedReader, FilesArriveWholeForEveryBlockSizeAndThreadCount) {
+  for (bool final_newline : {true, false}) {
+    for (std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{4096}, std::size_t{1} << 20}) {
+      // Tiny blocks cost a hand-over each: a smaller text for them.
+      std::string const text = random_lines(5, block < 64 ? 3000 : 200000, 60, final_newline);
+      for (unsigned threads : {1u, 3u, 8u}) {
+        for (unsigned buffers : {2u, 5u}) {
+          SCOPED_TRACE("seed=5 block=" + std::to_string(block) + " threads=" + std::to_string(threads) +
+                       " buffers=" + std::to_string(buffers) + " final_newline=" + std::to_string(final_newline));
+          support::temp_input input(text);
+          read_result const r = read_all(input.fd(), options_of(block, 64, threads, buffers));
+          EXPECT_FALSE(r.overlong);
+          EXPECT_EQ(r.text, text);
+        }
+      }
+    }
+  }
+}
+
+TEST(ChunkedReader, EmptyInputsHaveNoChunks) {
+  support::temp_input input("");
+  EXPECT_EQ(read_all(input.fd(), options_of(128, 64, 2, 2)).chunks, 0u);
+}
+
+TEST(ChunkedReader, StartsAtTheDescriptorsPosition) {
+  support::temp_input input("skip me\nline 2\nline 3");
+  ASSERT_EQ(::lseek(input.fd(), 8, SEEK_SET), 8);
+  read_result const r = read_all(input.fd(), options_of(4, 16, 2, 3));
+  EXPECT_EQ(r.text, "line 2\nline 3");
+}
+
+TEST(ChunkedReader, PipesStreamWithoutKnowingTheirSize) {
+  std::string const text = random_lines(6, 300000, 100, true);
+  for (std::size_t block : {std::size_t{100}, std::size_t{65536}}) {
+    SCOPED_TRACE("seed=6 block=" + std::to_string(block));
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    std::thread writer([&] {
+      for (std::size_t done = 0; done < text.size();) {
+        ssize_t const n = ::write(fds[1], text.data() + done, std::min<std::size_t>(4099, text.size() - done));
+        if (n <= 0) break;
+        done += static_cast<std::size_t>(n);
+      }
+      ::close(fds[1]);
+    });
+    read_result const r = read_all(fds[0], options_of(block, 128, 4, 3));
+    writer.join();
+    ::close(fds[0]);
+    EXPECT_FALSE(r.overlong);
+    EXPECT_EQ(r.text, text);
+  }
+}
+
+TEST(ChunkedReader, LineLongerThanTheCarryIsFlaggedWhereItStarts) {
+  std::string const before = "ok\nfine\n";
+  std::string const long_line(1000, 'x');
+  std::string const text = before + long_line + "\nafter\n" + std::string(5000, 'y') + "\n";
+  for (std::size_t block : {std::size_t{16}, std::size_t{100}, std::size_t{300}}) {
+    SCOPED_TRACE("block=" + std::to_string(block));
+    support::temp_input input(text);
+    read_result const r = read_all(input.fd(), options_of(block, 64, 2, 3));
+    ASSERT_TRUE(r.overlong);
+    EXPECT_EQ(r.overlong_at, before.size());
+    EXPECT_EQ(r.text, before);
+    EXPECT_GT(r.overlong_prefix.size(), 64u);
+    EXPECT_EQ(r.overlong_prefix, text.substr(before.size(), r.overlong_prefix.size()));
+  }
+}
+
+TEST(ChunkedReader, LongLinesThatFitTheCarryPass) {
+  // Lines up to max_line bytes always pass, whatever the block size, also lines spanning many blocks.
+  std::string const text = random_lines(7, 20000, 500, true);
+  for (std::size_t block : {std::size_t{3}, std::size_t{128}, std::size_t{1000}}) {
+    SCOPED_TRACE("seed=7 block=" + std::to_string(block));
+    support::temp_input input(text);
+    read_result const r = read_all(input.fd(), options_of(block, 500, 4, 4));
+    EXPECT_FALSE(r.overlong);
+    EXPECT_EQ(r.text, text);
+  }
+}
+
+TEST(ChunkedReader, DirectoriesAreReadErrors) {
+  int const fd = ::open("/", O_RDONLY);
+  ASSERT_GE(fd, 0);
+  EXPECT_THROW(read_all(fd, options_of(128, 64, 2, 2)), rowscan::error);
+  ::close(fd);
+}
+
+}  // namespace
