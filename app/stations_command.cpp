@@ -5,6 +5,7 @@
 #include "rowscan/stations/summarize.hpp"
 
 #include "command_line.hpp"
+#include "progress.hpp"
 
 #include <cxxopts.hpp>
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace rowscan::app {
 namespace {
@@ -49,6 +51,9 @@ int stations_command(int argc, char** argv) {
        cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
       ("format", "output format: 1brc, json or csv", cxxopts::value<std::string>()->default_value("1brc"))
       ("stats", "print a per-stage time breakdown to stderr")
+      ("threads", "threads reading a regular file (default: one per core, up to 16)",
+       cxxopts::value<unsigned>()->default_value("0"), "N")
+      ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)")
       ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
                    "name-comparing fallback)", cxxopts::value<unsigned>()->default_value("64"), "N");
   options.parse_positional({"file"});
@@ -61,10 +66,14 @@ int stations_command(int argc, char** argv) {
   opts.chunk_size = args["chunk-size"].as<std::size_t>();
   opts.key_bits = args["key-bits"].as<unsigned>();
   opts.time_stages = args.count("stats") > 0;
+  opts.reader_threads = args["threads"].as<unsigned>();
 
   auto const start = std::chrono::steady_clock::now();
   io::input_file input(args["file"].as<std::string>());
+  progress_meter progress(regular_file_bytes(input.fd()), args.count("no-progress") == 0 && ::isatty(STDERR_FILENO));
+  opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   auto result = stations::summarize(input.fd(), input.label(), opts);
+  progress.finish();
 
   // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
   auto const output_start = std::chrono::steady_clock::now();

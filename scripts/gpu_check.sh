@@ -23,6 +23,17 @@ run_tests() {
   ctest --test-dir build/cuda --output-on-failure -j4 2>&1 | tee "$out/ctest.log" | tail -15
 }
 
+# Whole-process wall time of one command, in seconds (printed on stdout).
+wall_seconds() {
+  local start end
+  start=$(date +%s.%N)
+  "$@" > /dev/null 2>&1 || echo "FAILED: $*" >&2
+  end=$(date +%s.%N)
+  echo "$start $end" | awk '{printf "%.3f\n", $2 - $1}'
+}
+
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
 run_stations() {
   local rows=$1
   for stations in 413 10000; do
@@ -32,15 +43,25 @@ run_stations() {
         --stations "$stations" --seed 1 -o "$file" 2>&1 | tee -a "$out/generate.log"
     ls -l "$file" | tee -a "$out/generate.log"
     cat "$file" > /dev/null  # a hot page cache
-    for run in warm-up 1 2; do
-      echo "== stations $stations: run $run"
-      timeout 150 /usr/bin/time -f "wall %e s, max RSS %M KiB" $exe stations --stats "$file" \
-          > "$out/answer-$stations.txt" 2> "$out/stations-$stations.log"
-      cat "$out/stations-$stations.log"
-    done
+    echo "== stations $stations: warm-up with --stats"
+    timeout 150 /usr/bin/time -f "wall %e s, max RSS %M KiB" $exe stations --stats "$file" \
+        > "$out/answer-$stations.txt" 2> "$out/stations-$stations.log"
+    cat "$out/stations-$stations.log"
+    echo "== stations $stations: 5 timed runs (whole process)"
+    for run in 1 2 3 4 5; do wall_seconds timeout 150 $exe stations "$file"; done | tee "$out/times-$stations.txt"
+    echo "median $(median < "$out/times-$stations.txt") s for $(stat -c %s "$file") bytes" | tee -a "$out/summary.txt"
+    echo "== stations $stations with --stats again (after the timed runs)"
+    $exe stations --stats "$file" 2>&1 > /dev/null | tee -a "$out/stations-$stations.log"
     head -c 300 "$out/answer-$stations.txt"; echo
-    echo "== stations $stations with 64 MiB chunks (must give the same answer)"
-    $exe stations --chunk-size 67108864 "$file" | cmp - "$out/answer-$stations.txt" && echo "same answer"
+    echo "== stations $stations with 16 MiB chunks and 4 reader threads (must give the same answer)"
+    $exe stations --threads 4 --chunk-size 16777216 "$file" | cmp - "$out/answer-$stations.txt" && echo "same answer"
+    if [ -x build/cuda/benchmarks/rowscan_stations_benchmark ]; then
+      echo "== device-resident benchmark, $stations stations"
+      LD_LIBRARY_PATH="${BENCHMARK_LIB_DIR:-$PWD/.device-deps/usr/lib/x86_64-linux-gnu}:${LD_LIBRARY_PATH:-}" ROWSCAN_BENCH_FILE="$file" \
+        timeout 300 build/cuda/benchmarks/rowscan_stations_benchmark --benchmark_repetitions=5 \
+        --benchmark_report_aggregates_only=true --benchmark_out="$out/stations-benchmark-$stations.json" \
+        --benchmark_out_format=json 2>&1 | tee "$out/stations-benchmark-$stations.log"
+    fi
     rm -f "$file"
   done
 }
@@ -59,7 +80,7 @@ run_lineitem() {
 }
 
 run_benchmarks() {
-  export LD_LIBRARY_PATH="${BENCHMARK_LIB_DIR:-$PWD/.device-libs}:${LD_LIBRARY_PATH:-}"
+  export LD_LIBRARY_PATH="${BENCHMARK_LIB_DIR:-$PWD/.device-deps/usr/lib/x86_64-linux-gnu}:${LD_LIBRARY_PATH:-}"
   for b in build/cuda/benchmarks/*_benchmark; do
     echo "== $b"
     timeout 300 "$b" --benchmark_out="$out/$(basename "$b").json" --benchmark_out_format=json 2>&1 | tee "$out/$(basename "$b").log"

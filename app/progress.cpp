@@ -1,0 +1,52 @@
+#include "progress.hpp"
+
+#include <cstdio>
+#include <sys/stat.h>
+
+namespace rowscan::app {
+
+progress_meter::progress_meter(std::uint64_t total_bytes, bool enabled) : total_(total_bytes), enabled_(enabled) {}
+
+std::string progress_meter::render(std::uint64_t done, std::uint64_t total, double seconds) {
+  constexpr int width = 30;
+  double const rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
+  char text[160];
+  if (total == 0) {  // size unknown: no bar, no estimate
+    std::snprintf(text, sizeof text, "%.1f GB  %.1f GB/s", static_cast<double>(done) / 1e9, rate / 1e9);
+    return text;
+  }
+  double const fraction = done >= total ? 1.0 : static_cast<double>(done) / static_cast<double>(total);
+  int const filled = static_cast<int>(fraction * width);
+  std::string bar(static_cast<std::size_t>(filled), '#');
+  bar.append(static_cast<std::size_t>(width - filled), '.');
+  double const left = rate > 0 ? static_cast<double>(total - (done < total ? done : total)) / rate : 0;
+  std::snprintf(text, sizeof text, "[%s] %3d%%  %.1f of %.1f GB  %.1f GB/s  %.1f s left", bar.c_str(),
+                static_cast<int>(fraction * 100), static_cast<double>(done) / 1e9, static_cast<double>(total) / 1e9,
+                rate / 1e9, left);
+  return text;
+}
+
+void progress_meter::update(std::uint64_t done_bytes) {
+  if (!enabled_) return;
+  auto const now = clock::now();
+  double const seconds = std::chrono::duration<double>(now - start_).count();
+  if (seconds < 1.0 || now - last_draw_ < std::chrono::milliseconds(100)) return;
+  last_draw_ = now;
+  std::fprintf(stderr, "\r%s\033[K", render(done_bytes, total_, seconds).c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void progress_meter::finish() {
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r\033[K");  // erase the bar: the answer and any error start on a clean line
+  std::fflush(stderr);
+  drawn_ = false;
+}
+
+std::uint64_t regular_file_bytes(int fd) {
+  struct stat st{};
+  return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
+}  // namespace rowscan::app

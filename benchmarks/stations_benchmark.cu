@@ -1,0 +1,211 @@
+// rowscan stations benchmarks: the pipeline's device stages over text already in device memory.
+//
+//   BM_find_lines/MiB        for_each_line with a sink that does nothing: the word scan alone
+//   BM_device_resident/MiB   station_accumulator::add over every chunk, no synchronization between
+//                            stages: the device-resident time of the whole job (the 100 ms target)
+//   BM_stages/MiB            the same with a synchronization after each stage: the split per stage
+// MiB is the chunk size. Counters are GB/s of text (GB = 1e9) next to `ceiling_GB/s`, the device's
+// measured copy rate (3031 GB/s on the H100, bytes read + written; a pass that only reads text is bounded
+// by the same figure). Each iteration is timed with CUDA events (steady_clock on the CPU backends) after
+// an untimed warm-up pass, which also teaches the accumulator every station (the fast path's dictionary).
+//   ROWSCAN_BENCH_FILE   measurements file to load (default: generated, 2e8 rows under CUDA, 2e6 on CPU)
+//   ROWSCAN_BENCH_ROWS   rows to generate when no file is given
+#include "rowscan/config.hpp"
+#include "rowscan/context.hpp"
+#include "rowscan/generate/measurements.hpp"
+#include "rowscan/io/chunked_reader.hpp"
+#include "rowscan/lines.hpp"
+#include "rowscan/stage_clock.hpp"
+#include "rowscan/stations/accumulator.hpp"
+
+#include <benchmark/benchmark.h>
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fcntl.h>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+constexpr double copy_ceiling_gb_per_s = 3031;  // measured device-to-device copy on the H100
+
+#if ROWSCAN_HAS_CUB
+constexpr double default_rows = 2e8;
+#else
+constexpr double default_rows = 2e6;
+#endif
+
+double env_number(char const* name, double fallback) {
+  char const* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? std::atof(value) : fallback;
+}
+
+template <class F>
+double timed_seconds(F&& f) {
+#if ROWSCAN_HAS_CUB
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  f();
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms / 1e3;
+#else
+  auto const start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+#endif
+}
+
+/// The whole input in device memory, and where each chunk of whole lines lies in it.
+struct resident_text {
+  thrust::device_vector<char> bytes;
+  struct piece {
+    std::size_t offset, size;
+  };
+  std::vector<piece> chunks;
+  std::uint64_t lines = 0;
+};
+
+int open_input() {
+  char const* file = std::getenv("ROWSCAN_BENCH_FILE");
+  if (file != nullptr && *file != '\0') {
+    int const fd = ::open(file, O_RDONLY);
+    if (fd < 0) throw std::runtime_error(std::string("cannot open ") + file);
+    return fd;
+  }
+  char path[] = "/tmp/rowscan-bench-measurements-XXXXXX";
+  int const fd = ::mkstemp(path);
+  if (fd < 0) throw std::runtime_error("cannot create a temporary file");
+  ::unlink(path);
+  rowscan::generate::measurements_options options;
+  options.rows = static_cast<std::uint64_t>(env_number("ROWSCAN_BENCH_ROWS", default_rows));
+  options.stations = 413;
+  rowscan::generate::write_measurements(fd, options);
+  ::lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
+/// The input cut into chunks of about chunk_bytes at line ends, loaded once per chunk size.
+resident_text const& text_in_chunks_of(std::size_t chunk_bytes) {
+  static int const fd = open_input();
+  static std::unique_ptr<resident_text> cached;
+  static std::size_t cached_chunk = 0;
+  if (cached && cached_chunk == chunk_bytes) return *cached;
+  cached.reset();
+  struct stat st{};
+  ::fstat(fd, &st);
+  auto text = std::make_unique<resident_text>();
+  text->bytes.resize(static_cast<std::size_t>(st.st_size));
+  ::lseek(fd, 0, SEEK_SET);
+  rowscan::io::reader_options options;
+  options.block_size = chunk_bytes;
+  options.buffers = 2;
+  rowscan::io::chunked_reader reader(fd, "benchmark input", options);
+  rowscan::io::text_chunk chunk{};
+  std::size_t at = 0;
+  while (reader.next(chunk)) {
+    thrust::copy(chunk.data, chunk.data + chunk.size, text->bytes.begin() + static_cast<std::ptrdiff_t>(at));
+    text->chunks.push_back({at, chunk.size});
+    at += chunk.size;
+  }
+  cached = std::move(text);
+  cached_chunk = chunk_bytes;
+  return *cached;
+}
+
+char const* chunk_data(resident_text const& text, resident_text::piece p) {
+  return thrust::raw_pointer_cast(text.bytes.data()) + p.offset;
+}
+
+void report(benchmark::State& state, resident_text const& text, double seconds) {
+  double const bytes = static_cast<double>(text.bytes.size()) * static_cast<double>(state.iterations());
+  state.counters["text_GB"] = static_cast<double>(text.bytes.size()) / 1e9;
+  state.counters["GB/s"] = bytes / seconds / 1e9;
+  state.counters["ceiling_GB/s"] = copy_ceiling_gb_per_s;
+}
+
+struct ignore_line {
+  ROWSCAN_HD void operator()(std::uint32_t, std::uint32_t, std::uint32_t) const {}
+};
+
+void BM_find_lines(benchmark::State& state) {
+  resident_text const& text = text_in_chunks_of(static_cast<std::size_t>(state.range(0)) << 20);
+  rowscan::context ctx;
+  thrust::device_vector<std::uint32_t> count(1);
+  auto pass = [&] {
+    for (auto const& p : text.chunks) {
+      rowscan::for_each_line(chunk_data(text, p), p.size, ignore_line{}, thrust::raw_pointer_cast(count.data()), ctx);
+    }
+  };
+  pass();
+  double seconds = 0;
+  for (auto _ : state) {
+    double const s = timed_seconds(pass);
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  report(state, text, seconds);
+}
+
+/// Runs the accumulator over every chunk; stage times accumulate into `times` when sync is on.
+void accumulate_all(rowscan::stations::station_accumulator& acc, resident_text const& text, rowscan::context const& ctx,
+                    bool sync, rowscan::stations::stage_times& times, std::uint64_t& lines) {
+  rowscan::stage_clock clock(ctx, sync);
+  lines = 0;
+  for (auto const& p : text.chunks) {
+    lines += acc.add(chunk_data(text, p), p.size, {p.offset, lines}, times, clock);
+  }
+}
+
+void run_accumulator(benchmark::State& state, bool sync) {
+  resident_text const& text = text_in_chunks_of(static_cast<std::size_t>(state.range(0)) << 20);
+  rowscan::context ctx;
+  rowscan::stations::station_accumulator acc(ctx, "benchmark input", ~std::uint64_t{0});
+  rowscan::stations::stage_times warm{}, times{};
+  std::uint64_t lines = 0;
+  accumulate_all(acc, text, ctx, false, warm, lines);  // warm-up: learns the stations, fills the pool
+  double seconds = 0;
+  for (auto _ : state) {
+    double const s = timed_seconds([&] { accumulate_all(acc, text, ctx, sync, times, lines); });
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  report(state, text, seconds);
+  auto const n = static_cast<double>(state.iterations());
+  state.counters["lines"] = static_cast<double>(lines);
+  state.counters["stations"] = static_cast<double>(acc.table().size());
+  state.counters["chunks"] = static_cast<double>(text.chunks.size());
+  state.counters["general_chunks"] = static_cast<double>(acc.general_chunks());
+  if (sync) {
+    double const gb = static_cast<double>(text.bytes.size()) / 1e9;
+    state.counters["parse_ms"] = times.parse / n * 1e3;
+    state.counters["sort_reduce_ms"] = times.group / n * 1e3;
+    state.counters["merge_ms"] = times.merge / n * 1e3;
+    state.counters["parse_GB/s"] = gb * n / times.parse;
+    state.counters["sort_reduce_GB/s"] = gb * n / times.group;
+  }
+}
+
+void BM_device_resident(benchmark::State& state) { run_accumulator(state, false); }
+void BM_stages(benchmark::State& state) { run_accumulator(state, true); }
+
+BENCHMARK(BM_find_lines)->Arg(512)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_device_resident)->Arg(64)->Arg(256)->Arg(1024)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_stages)->Arg(512)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
