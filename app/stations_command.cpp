@@ -27,6 +27,8 @@ void print_stage_times(stations::summary const& s, double total_seconds) {
                "(%zu fast, %zu general), %.1f MiB of device memory\n",
                static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines), s.stations.size(),
                s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20));
+  line("device setup", t.device_setup);
+  line("reader setup", t.reader_setup);
   line("read (waiting)", t.read);
   line("copy to device", t.copy);
   line("find + parse", t.parse);

@@ -5,7 +5,10 @@
 #include "rowscan/stations/group.hpp"
 #include "rowscan/stations/parse.hpp"
 
+#include <thrust/binary_search.h>
 #include <thrust/copy.h>
+#include <thrust/host_vector.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/find.h>
 #include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -55,6 +58,11 @@ void grow(thrust::device_vector<T>& v, std::size_t n) {
   throw input_error(label, line_number, where.input_offset + r.begin + p.error_at, describe(p.status));
 }
 
+/// The smallest key of directory bucket b.
+struct bucket_first_key {
+  ROWSCAN_HD std::uint64_t operator()(std::uint64_t b) const { return b << (64 - directory_bits); }
+};
+
 /// Position after the first '\n' at or after `from`, or size if there is none.
 std::size_t after_next_newline(char const* text, std::size_t from, std::size_t size, context const& ctx) {
   auto const found = thrust::find(ctx.policy(), thrust::device_pointer_cast(text + from),
@@ -89,11 +97,9 @@ bool station_accumulator::add_fast(char const* text, std::size_t size, std::size
   std::size_t const capacity = size / min_line_bytes + 2;
   grow(ids_, capacity);
   grow(tenths_, capacity);
-  dictionary_view const dictionary{thrust::raw_pointer_cast(running_.keys.data()), column_view(running_.names),
-                                   static_cast<std::uint32_t>(running_.size())};
+  if (dictionary_stale_) rebuild_dictionary();
   for_each_line(text, size,
-                parse_to_station_id{text, dictionary, key_mask_, raw(ids_), raw(tenths_),
-                                    static_cast<std::uint32_t>(capacity)},
+                parse_to_station_id{text, dictionary(), raw(ids_), raw(tenths_), static_cast<std::uint32_t>(capacity)},
                 raw(line_count_), ctx_);
   lines = line_count_[0];
   clock.lap(times.parse);
@@ -109,7 +115,7 @@ bool station_accumulator::add_fast(char const* text, std::size_t size, std::size
   auto const groups = ends.first - group_ids_.begin();
   clock.lap(times.group);
   // The sentinels sort last: if the last group is one, some line is new or bad.
-  if (groups > 0 && static_cast<station_id>(group_ids_[groups - 1]) >= unknown_station) return false;
+  if (groups > 0 && static_cast<station_id>(group_ids_[groups - 1]) == needs_general_path) return false;
 
   auto running = thrust::make_permutation_iterator(running_.stats.begin(), group_ids_.begin());
   thrust::transform(policy, group_stats_.begin(), group_stats_.begin() + groups, running, running, merge_stats{});
@@ -153,6 +159,7 @@ std::size_t station_accumulator::add_general_piece(char const* text, std::size_t
 }
 
 void station_accumulator::merge_into_running(station_table&& table) {
+  dictionary_stale_ = true;
   if (running_.size() == 0) {
     running_ = std::move(table);
     return;
@@ -160,6 +167,38 @@ void station_accumulator::merge_into_running(station_table&& table) {
   bool const compared = running_.names_compared || table.names_compared;
   running_ = merge_tables(running_, table, ctx_);
   running_.names_compared = running_.names_compared || compared;
+}
+
+void station_accumulator::rebuild_dictionary() {
+  // The directory: a vectorized lower_bound of every bucket's smallest key.
+  directory_.resize(directory_size);
+  auto bucket_keys = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), bucket_first_key{});
+  thrust::lower_bound(ctx_.policy(), running_.keys.begin(), running_.keys.end(), bucket_keys,
+                      bucket_keys + static_cast<std::ptrdiff_t>(directory_size - 1), directory_.begin());
+  directory_[directory_size - 1] = static_cast<std::uint32_t>(running_.size());
+
+  // The padded names: O(stations) bytes, laid out on the host once per change of the station set.
+  std::vector<std::string> const names = to_host_strings(running_.names);
+  thrust::host_vector<std::uint64_t> words;
+  thrust::host_vector<std::uint32_t> first;
+  thrust::host_vector<std::uint8_t> sizes;
+  for (std::string const& name : names) {
+    auto const n = static_cast<std::uint32_t>(name.size());
+    first.push_back(static_cast<std::uint32_t>(words.size()));
+    sizes.push_back(static_cast<std::uint8_t>(n));
+    for (std::uint32_t i = 0; i < n; i += 8) words.push_back(name_word(name.data() + i, n - i < 8 ? n - i : 8));
+  }
+  words.push_back(0);  // never empty
+  name_words_ = words;
+  first_word_ = first;
+  name_bytes_ = sizes;
+  dictionary_stale_ = false;
+}
+
+dictionary_view station_accumulator::dictionary() const {
+  return {thrust::raw_pointer_cast(running_.keys.data()), thrust::raw_pointer_cast(directory_.data()),
+          thrust::raw_pointer_cast(name_words_.data()), thrust::raw_pointer_cast(first_word_.data()),
+          thrust::raw_pointer_cast(name_bytes_.data()), key_mask_};
 }
 
 }  // namespace rowscan::stations

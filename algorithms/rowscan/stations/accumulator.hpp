@@ -1,7 +1,8 @@
 // rowscan/stations/accumulator.hpp: folds chunks of device-resident text into the running station table.
 //
 // Fast path, for a chunk whose stations are all known (the running table is the dictionary):
-//   for_each_line(parse_to_station_id)  -> ids, tenths           (one scan over 16-byte words)
+//   for_each_line(parse_to_station_id)  -> ids, tenths           (one scan over 16-byte words;
+//                                                                  lower_bound into the dictionary)
 //   sort_by_key(ids, tenths)                                     (16-bit keys)
 //   reduce_by_key(ids, reading_stats, merge_stats) -> per-id stats
 //   transform into the running stats through a permutation_iterator (ids are distinct: no races)
@@ -32,13 +33,17 @@ struct chunk_position {
   std::uint64_t lines_before;  ///< lines of the input before the chunk
 };
 
+/// Readable bytes a text needs after its end: the fast path reads names with aligned 8-byte loads.
+constexpr std::size_t text_padding_bytes = 16;
+
 class station_accumulator {
  public:
   /// label names the input in errors; key_mask keeps the name-hash bits used as keys (tests use fewer).
   station_accumulator(context const& ctx, std::string label, std::uint64_t key_mask);
 
-  /// Adds the lines of text[0, size) (device memory), which hold whole lines of the input. Returns how
-  /// many lines it had. Throws rowscan::input_error at the chunk's first bad line. Stage times go to
+  /// Adds the lines of text[0, size) (device memory, followed by text_padding_bytes readable bytes, and
+  /// 8-byte aligned unless bytes before it are readable too), which hold whole lines of the input.
+  /// Returns how many lines it had. Throws rowscan::input_error at the chunk's first bad line. Stage times go to
   /// times through clock.
   std::size_t add(char const* text, std::size_t size, chunk_position where, stage_times& times, stage_clock& clock);
 
@@ -52,11 +57,21 @@ class station_accumulator {
   std::size_t add_general(char const* text, std::size_t size, chunk_position where);
   std::size_t add_general_piece(char const* text, std::size_t size, chunk_position where);
   void merge_into_running(station_table&& table);
+  void rebuild_dictionary();
+  dictionary_view dictionary() const;
 
   context ctx_;
   std::string label_;
   std::uint64_t key_mask_;
   station_table running_;
+
+  // The dictionary: running_'s keys, plus a directory and padded names (dense_ids.hpp), rebuilt
+  // whenever the general path changes running_.
+  thrust::device_vector<std::uint32_t> directory_;
+  thrust::device_vector<std::uint64_t> name_words_;
+  thrust::device_vector<std::uint32_t> first_word_;
+  thrust::device_vector<std::uint8_t> name_bytes_;
+  bool dictionary_stale_ = true;
 
   // Fast path buffers, grown to the largest chunk and then reused.
   thrust::device_vector<station_id> ids_;

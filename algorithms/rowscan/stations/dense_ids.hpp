@@ -1,16 +1,21 @@
 // rowscan/stations/dense_ids.hpp: the fast path's parse, which names each line's station by a small id.
 //
 // Once the stations of a file are known (the running table, sorted by key, is the dictionary), a
-// line's station is the position of its name in that table: a vectorized lower_bound over at most
-// 65,534 sorted keys, confirmed by comparing the name bytes. Rows then carry a 2-byte id and 2-byte
-// tenths instead of an 8-byte key, and the sort that groups them has 16 bits to sort, not 64.
-// A line the dictionary cannot place gets a sentinel id that sorts after every station, so one look
-// at the last group tells whether the chunk needs the general path (new stations or a bad line).
+// line's station is the position of its name in that table: a lower_bound over the keys, confirmed by
+// comparing the name's bytes. Rows then carry a 2-byte id and 2-byte tenths instead of an 8-byte key,
+// and the sort that groups them has 16 bits to sort, not 64.
+//
+// The parse reads a line from its end: the temperature "-?d?d.d" and the ';' before it sit in the last
+// 4 to 6 bytes, so the name's length is known without scanning it. The name is then read eight bytes
+// at a time, to hash it and to compare it with the dictionary's copy. Only a name found in the
+// dictionary is accepted, and dictionary names are valid (1..100 bytes, no ';'), so an accepted line
+// is exactly a line parse_line accepts. Anything else gets the sentinel id, which sorts after every
+// station: one look at the last group tells whether the chunk needs the general path, which then
+// learns the new stations or reports the first bad line.
 #pragma once
 
 #include "rowscan/config.hpp"
 #include "rowscan/stations/line_format.hpp"
-#include "rowscan/strings/column.hpp"
 
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
@@ -20,53 +25,109 @@
 
 namespace rowscan::stations {
 
-/// A station's position in the dictionary, or one of the two sentinels below.
+/// A station's position in the dictionary, or the sentinel below.
 using station_id = std::uint16_t;
-/// A valid line whose name the dictionary does not hold.
-constexpr station_id unknown_station = 0xFFFE;
-/// A line that does not parse (or more lines than a chunk of valid lines can have).
-constexpr station_id bad_line = 0xFFFF;
-/// Dictionaries larger than this leave the fast path (ids must stay below the sentinels).
-constexpr std::size_t max_dictionary_size = unknown_station;
+/// The line is not known to the dictionary: a new station, or a bad line.
+constexpr station_id needs_general_path = 0xFFFF;
+/// Dictionaries larger than this leave the fast path (ids must stay below the sentinel).
+constexpr std::size_t max_dictionary_size = needs_general_path;
 
 /// The shortest valid line with its '\n' ("a;0.0\n"): a chunk of n bytes has at most n / 6 + 1 lines.
 constexpr std::size_t min_line_bytes = 6;
 
-/// The known stations: keys in ascending order (equal keys adjacent) and their names.
+/// The directory splits the keys by their top 16 bits: keys of bucket b are [directory[b], directory[b + 1]).
+constexpr std::uint32_t directory_bits = 16;
+constexpr std::size_t directory_size = (std::size_t{1} << directory_bits) + 1;
+
+/// Little-endian 8-byte words of the bytes at p, zero above the name's end: the words of name_hash.
+struct name_words {
+  char const* p;
+#if ROWSCAN_HAS_CUB
+  // Aligned 8-byte loads joined by shifts (the text has 16 bytes of padding after its end, and a name
+  // is never at its very start unless the start is aligned, so no load leaves the allocation).
+  ROWSCAN_HD std::uint64_t operator()(std::uint32_t i, std::uint32_t remaining) const {
+    auto const address = reinterpret_cast<std::uintptr_t>(p) + 8u * i;
+    auto const* aligned = reinterpret_cast<std::uint64_t const*>(address & ~std::uintptr_t{7});
+    unsigned const shift = static_cast<unsigned>(address & 7) * 8;
+    std::uint64_t w = shift == 0 ? aligned[0] : (aligned[0] >> shift) | (aligned[1] << (64 - shift));
+    return remaining >= 8 ? w : w & ((std::uint64_t{1} << (8 * remaining)) - 1);
+  }
+#else
+  ROWSCAN_HD std::uint64_t operator()(std::uint32_t i, std::uint32_t remaining) const {
+    return name_word(p + 8u * i, remaining < 8 ? remaining : 8);
+  }
+#endif
+};
+
+/// The known stations, laid out for lookups: keys ascending (equal keys adjacent), the directory, and
+/// each name zero-padded to whole words so a comparison is a few 8-byte loads.
 struct dictionary_view {
   std::uint64_t const* keys;
-  column_view names;
-  std::uint32_t size;
+  std::uint32_t const* directory;
+  std::uint64_t const* words;         ///< every name's padded words, back to back
+  std::uint32_t const* first_word;    ///< name i starts at words[first_word[i]]
+  std::uint8_t const* sizes;          ///< name i's bytes
+  std::uint64_t key_mask;
 
-  /// The id of the station with this key and name, or unknown_station.
-  ROWSCAN_HD station_id find(std::uint64_t key, string_ref name) const {
-    auto i = static_cast<std::uint32_t>(thrust::lower_bound(thrust::seq, keys, keys + size, key) - keys);
-    for (; i < size && keys[i] == key; ++i) {  // more than one only when two names share a key
-      if (bytes_equal(names(i), name)) return static_cast<station_id>(i);
+  /// The id of the station named by the size bytes at name, or needs_general_path.
+  ROWSCAN_HD station_id find(char const* name, std::uint32_t size) const {
+    if (size > max_name_bytes) return needs_general_path;
+    name_words const read{name};
+    std::uint64_t h = 0x243f6a8885a308d3ull;
+    for (std::uint32_t i = 0; 8 * i < size; ++i) h = hash_step(h, read(i, size - 8 * i));
+    std::uint64_t const key = hash_finish(h, size) & key_mask;
+    auto const bucket = static_cast<std::uint32_t>(key >> (64 - directory_bits));
+    std::uint64_t const* const end = keys + directory[bucket + 1];
+    for (auto const* k = thrust::lower_bound(thrust::seq, keys + directory[bucket], end, key); k != end && *k == key; ++k) {
+      auto const id = static_cast<std::uint32_t>(k - keys);  // more than one only when names share a key
+      if (sizes[id] != size) continue;
+      std::uint64_t const* theirs = words + first_word[id];
+      bool same = true;
+      for (std::uint32_t i = 0; same && 8 * i < size; ++i) same = theirs[i] == read(i, size - 8 * i);
+      if (same) return static_cast<station_id>(id);
     }
-    return unknown_station;
+    return needs_general_path;
   }
 };
 
-/// for_each_line's sink on the fast path: parses a line, finds its station, writes ids[line] and
-/// tenths[line]. Lines past `capacity` are not written (the line count reveals them).
+/// Parses "...;-?d?d.d" from the end of the line [begin, stop): the tenths and the ';' position.
+ROWSCAN_HD inline bool temperature_at_end(char const* text, std::uint32_t begin, std::uint32_t stop, std::int16_t& tenths,
+                                          std::uint32_t& separator) {
+  std::uint32_t const size = stop - begin;
+  char const* t = text + stop;
+  if (size < 5 || !is_digit(t[-1]) || t[-2] != '.' || !is_digit(t[-3])) return false;
+  int value = (t[-3] - '0') * 10 + (t[-1] - '0');
+  std::uint32_t used = 3;  // bytes of the temperature so far
+  if (is_digit(t[-4])) {
+    value += (t[-4] - '0') * 100;
+    used = 4;
+  }
+  bool const negative = size >= used + 2 && t[-static_cast<int>(used) - 1] == '-';
+  if (negative) ++used;
+  if (size < used + 2 || t[-static_cast<int>(used) - 1] != ';') return false;  // a name byte and ';' must precede
+  separator = stop - used - 1;
+  tenths = static_cast<std::int16_t>(negative ? -value : value);
+  return true;
+}
+
+/// for_each_line's sink on the fast path: writes ids[line] and tenths[line] for every line below
+/// `capacity` (the line count reveals any beyond it).
 struct parse_to_station_id {
   char const* text;
   dictionary_view dictionary;
-  std::uint64_t key_mask;
   station_id* ids;
   std::int16_t* tenths;
   std::uint32_t capacity;
 
   ROWSCAN_HD void operator()(std::uint32_t line, std::uint32_t begin, std::uint32_t end) const {
     if (line >= capacity) return;
-    std::uint32_t size = end - begin;
-    if (text[end - 1] == '\n') --size;
-    parsed_line const p = parse_line(text + begin, size);
-    station_id id = bad_line;
-    if (p.status == line_status::ok) id = dictionary.find(p.key & key_mask, string_ref{text + begin, p.name_size});
+    std::uint32_t const stop = text[end - 1] == '\n' ? end - 1 : end;
+    std::int16_t t = 0;
+    std::uint32_t separator = 0;
+    station_id id = needs_general_path;
+    if (temperature_at_end(text, begin, stop, t, separator)) id = dictionary.find(text + begin, separator - begin);
     ids[line] = id;
-    tenths[line] = p.tenths;
+    tenths[line] = t;
   }
 };
 

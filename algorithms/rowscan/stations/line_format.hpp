@@ -37,14 +37,36 @@ struct parsed_line {
   std::uint32_t error_at;  ///< offset in the line of the field at fault (0: the name, after ';': the temperature)
 };
 
-/// FNV-1a, 64-bit: a byte-at-a-time hash that is the same on every backend.
+/// Bytes [i, i + n) of a name as a little-endian word, zero above byte n (n <= 8): the unit of name_hash.
+ROWSCAN_HD inline std::uint64_t name_word(char const* bytes, std::uint32_t n) {
+  std::uint64_t w = 0;
+  for (std::uint32_t k = 0; k < n; ++k) w |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[k])) << (8 * k);
+  return w;
+}
+
+/// One step of name_hash: mixes the next 8-byte word into the state.
+ROWSCAN_HD inline std::uint64_t hash_step(std::uint64_t h, std::uint64_t word) {
+  h = (h ^ word) * 0x9e3779b97f4a7c15ull;
+  return h ^ (h >> 32);
+}
+
+/// The last step of name_hash: mixes in the size and spreads every bit over the top bits (the fast
+/// path's directory buckets by the top 16).
+ROWSCAN_HD inline std::uint64_t hash_finish(std::uint64_t h, std::uint32_t size) {
+  h ^= size;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
+}
+
+/// The name's 64-bit key, eight bytes at a time so that a name of 100 bytes costs 13 steps: the same
+/// value on every backend, and on the fast path, which assembles the same words from aligned loads.
 ROWSCAN_HD inline std::uint64_t name_hash(char const* name, std::uint32_t size) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::uint32_t i = 0; i < size; ++i) {
-    h ^= static_cast<unsigned char>(name[i]);
-    h *= 0x100000001b3ull;
-  }
-  return h;
+  std::uint64_t h = 0x243f6a8885a308d3ull;
+  for (std::uint32_t i = 0; i < size; i += 8) h = hash_step(h, name_word(name + i, size - i < 8 ? size - i : 8));
+  return hash_finish(h, size);
 }
 
 ROWSCAN_HD inline bool is_digit(char c) { return c >= '0' && c <= '9'; }

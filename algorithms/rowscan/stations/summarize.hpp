@@ -29,6 +29,8 @@ struct summarize_options {
 
 /// Seconds spent in each stage (all zero unless time_stages, except read: the wait for input).
 struct stage_times {
+  double device_setup = 0;  ///< the device context (the first CUDA call), measured always
+  double reader_setup = 0;  ///< the pinned staging ring and the reader threads
   double read = 0;     ///< waiting for the reader threads
   double copy = 0;     ///< host to device
   double parse = 0;    ///< fast path: find lines and parse them to station ids (one scan)
