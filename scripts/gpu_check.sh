@@ -36,6 +36,9 @@ median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
 run_stations() {
   local rows=$1
+  : > "$data/empty.txt"
+  echo "== fixed costs: an empty input"
+  $exe stations --stats "$data/empty.txt" 2>&1 | tee -a "$out/summary.txt"
   for stations in 413 10000; do
     local file="$data/measurements-$rows-$stations.txt"
     echo "== generate $rows rows, $stations stations"
