@@ -32,7 +32,8 @@ void print_stage_times(stations::summary const& s, double total_seconds) {
   line("read (waiting)", t.read);
   line("copy to device", t.copy);
   line("find + parse", t.parse);
-  line("sort + reduce", t.group);
+  line("sort", t.sort);
+  line("reduce", t.reduce);
   line("merge", t.merge);
   line("general path", t.general);
   line("output", t.output);
@@ -55,6 +56,7 @@ int stations_command(int argc, char** argv) {
       ("stats", "print a per-stage time breakdown to stderr")
       ("threads", "threads reading a regular file (default: one per core, up to 16)",
        cxxopts::value<unsigned>()->default_value("0"), "N")
+      ("portable", "use only the portable Thrust compositions, not the CUB fast paths (for testing)")
       ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)")
       ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
                    "name-comparing fallback)", cxxopts::value<unsigned>()->default_value("64"), "N");
@@ -69,6 +71,7 @@ int stations_command(int argc, char** argv) {
   opts.key_bits = args["key-bits"].as<unsigned>();
   opts.time_stages = args.count("stats") > 0;
   opts.reader_threads = args["threads"].as<unsigned>();
+  opts.portable_only = args.count("portable") > 0;
 
   auto const start = std::chrono::steady_clock::now();
   io::input_file input(args["file"].as<std::string>());

@@ -66,7 +66,7 @@ TEST_F(Cli, StatsGoToStandardError) {
   auto const r = run("stations --stats --chunk-size 128 '" + sample("measurements.txt") + "'");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, read_file(sample("measurements.out")));
-  for (char const* stage : {"read", "copy", "find + parse", "sort + reduce", "merge", "general path", "output"}) {
+  for (char const* stage : {"read", "copy", "find + parse", "sort", "reduce", "merge", "general path", "output"}) {
     EXPECT_NE(r.err.find(stage), std::string::npos) << stage;
   }
 }

@@ -196,6 +196,25 @@ TEST(Stations, CountsBytesLinesAndChunks) {
   EXPECT_EQ(result.general_chunks, 1u);  // only the first: it holds all ten stations
 }
 
+TEST(Stations, PortableAndFastPathsAgree) {
+  // On CUDA builds the fast path sorts with CUB; the portable Thrust sort must give the same answer.
+  std::string const text = random_measurements(21, 500, 40000, 40);
+  std::string answers[2];
+  for (bool portable : {false, true}) {
+    temp_input input(text);
+    summarize_options options;
+    options.chunk_size = 65536;
+    options.portable_only = portable;
+    auto const result = rowscan::stations::summarize(input.fd(), "input.txt", options);
+    EXPECT_GT(result.fast_chunks, 0u);
+    std::ostringstream out;
+    rowscan::stations::write_onebrc(out, result.stations);
+    answers[portable] = out.str();
+  }
+  EXPECT_EQ(answers[0], reference::stations_answer(text));
+  EXPECT_EQ(answers[1], answers[0]);
+}
+
 TEST(Stations, NewStationsInLaterChunksTakeTheGeneralPath) {
   // Stations 0..9 first, then every 500 rows a new one: the fast path must hand those chunks over.
   std::string text;

@@ -61,10 +61,9 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   }
 
   slack_ = options_.max_line;
-  buffers_.reserve(options_.buffers);
+  buffers_.resize(options_.buffers);
   states_.resize(options_.buffers);
   for (unsigned i = 0; i < options_.buffers; ++i) {
-    buffers_.emplace_back(static_cast<char*>(allocate_pinned(slack_ + options_.block_size)));
     states_[i].block = i;
     states_[i].slices_left = slices_per_block_;
     if (seekable_ && i < block_count_) {
@@ -73,7 +72,33 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   }
   carry_.reserve(options_.max_line);
   if (seekable_ && block_count_ == 0) return;  // an empty file: nothing to read
+  // Pinning memory is slow (tens of ms per 64 MiB): reading starts as soon as the first buffer is
+  // there, and the others are allocated behind it.
+  buffers_[0].reset(static_cast<char*>(allocate_pinned(slack_ + options_.block_size)));
+  allocated_ = 1;
   for (unsigned w = 0; w < threads; ++w) workers_.emplace_back([this, w] { work(w); });
+  allocator_ = std::thread([this] {
+    try {
+      for (unsigned i = 1; i < options_.buffers && !stop_; ++i) {
+        char* buffer = static_cast<char*>(allocate_pinned(slack_ + options_.block_size));
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          buffers_[i].reset(buffer);
+          ++allocated_;
+        }
+        buffer_free_.notify_all();
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+    }
+    buffer_free_.notify_all();
+    block_ready_.notify_all();
+  });
+}
+
+bool chunked_reader::slot_ready(std::uint64_t block) const {
+  return block < released_ + options_.buffers && block % options_.buffers < allocated_;
 }
 
 chunked_reader::~chunked_reader() {
@@ -82,6 +107,7 @@ chunked_reader::~chunked_reader() {
     stop_ = true;
   }
   buffer_free_.notify_all();
+  if (allocator_.joinable()) allocator_.join();
   for (auto& t : workers_) t.join();
 }
 
@@ -96,8 +122,8 @@ void chunked_reader::work(unsigned /*worker*/) {
       if (stop_ || failure_ || next_task_ >= tasks) return;
       task = next_task_++;
       std::uint64_t const block = task / slices_per_block_;
-      buffer_free_.wait(lock, [&] { return stop_ || block < released_ + options_.buffers; });
-      if (stop_) return;
+      buffer_free_.wait(lock, [&] { return stop_ || failure_ || slot_ready(block); });
+      if (stop_ || failure_) return;
     }
     std::uint64_t const block = task / slices_per_block_;
     bool end_of_stream = false;

@@ -8,7 +8,8 @@ namespace rowscan {
 
 void context::synchronize() const {
 #if ROWSCAN_HAS_CUB
-  if (cudaError_t status = cudaDeviceSynchronize(); status != cudaSuccess) {
+  // The stream of every composition; copies on their own streams (text_uploader) are not waited for.
+  if (cudaError_t status = cudaStreamSynchronize(cudaStreamLegacy); status != cudaSuccess) {
     throw device_error(std::string("CUDA: ") + cudaGetErrorString(status));
   }
 #endif

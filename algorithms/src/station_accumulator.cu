@@ -17,6 +17,10 @@
 #include <thrust/sort.h>
 #include <thrust/transform.h>
 
+#if ROWSCAN_HAS_CUB
+#  include <cub/device/device_radix_sort.cuh>
+#endif
+
 #include <algorithm>
 #include <utility>
 
@@ -73,8 +77,9 @@ std::size_t after_next_newline(char const* text, std::size_t from, std::size_t s
 
 }  // namespace
 
-station_accumulator::station_accumulator(context const& ctx, std::string label, std::uint64_t key_mask)
-    : ctx_(ctx), label_(std::move(label)), key_mask_(key_mask), line_count_(1) {}
+station_accumulator::station_accumulator(context const& ctx, std::string label, std::uint64_t key_mask,
+                                         bool portable_only)
+    : ctx_(ctx), label_(std::move(label)), key_mask_(key_mask), portable_only_(portable_only), line_count_(1) {}
 
 std::size_t station_accumulator::add(char const* text, std::size_t size, chunk_position where, stage_times& times,
                                      stage_clock& clock) {
@@ -105,15 +110,17 @@ bool station_accumulator::add_fast(char const* text, std::size_t size, std::size
   clock.lap(times.parse);
   if (lines > capacity) return false;  // lines shorter than any valid line: the general path says which
 
-  auto const n = static_cast<std::ptrdiff_t>(lines);
-  thrust::sort_by_key(policy, ids_.begin(), ids_.begin() + n, tenths_.begin());
+  auto const sorted = sort_rows(lines);
+  clock.lap(times.sort);
   grow(group_ids_, running_.size() + 2);
   grow(group_stats_, running_.size() + 2);
-  auto readings = thrust::make_transform_iterator(tenths_.begin(), reading_stats{});
-  auto const ends = thrust::reduce_by_key(policy, ids_.begin(), ids_.begin() + n, readings, group_ids_.begin(),
-                                          group_stats_.begin(), thrust::equal_to<station_id>{}, merge_stats{});
+  auto ids = thrust::device_pointer_cast(sorted.first);
+  auto readings = thrust::make_transform_iterator(thrust::device_pointer_cast(sorted.second), reading_stats{});
+  auto const ends = thrust::reduce_by_key(policy, ids, ids + static_cast<std::ptrdiff_t>(lines), readings,
+                                          group_ids_.begin(), group_stats_.begin(), thrust::equal_to<station_id>{},
+                                          merge_stats{});
   auto const groups = ends.first - group_ids_.begin();
-  clock.lap(times.group);
+  clock.lap(times.reduce);
   // The sentinels sort last: if the last group is one, some line is new or bad.
   if (groups > 0 && static_cast<station_id>(group_ids_[groups - 1]) == needs_general_path) return false;
 
@@ -121,6 +128,28 @@ bool station_accumulator::add_fast(char const* text, std::size_t size, std::size
   thrust::transform(policy, group_stats_.begin(), group_stats_.begin() + groups, running, running, merge_stats{});
   clock.lap(times.merge);
   return true;
+}
+
+std::pair<station_id const*, std::int16_t const*> station_accumulator::sort_rows(std::size_t n) {
+#if ROWSCAN_HAS_CUB
+  if (!portable_only_) {
+    // CUB sorts between two buffers and says which holds the result: nothing is copied back.
+    grow(ids_other_, n);
+    grow(tenths_other_, n);
+    cub::DoubleBuffer<station_id> keys(raw(ids_), raw(ids_other_));
+    cub::DoubleBuffer<std::int16_t> values(raw(tenths_), raw(tenths_other_));
+    std::size_t bytes = 0;
+    cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, n);
+    grow(sort_temporary_, bytes);
+    if (cudaError_t status = cub::DeviceRadixSort::SortPairs(raw(sort_temporary_), bytes, keys, values, n);
+        status != cudaSuccess) {
+      throw device_error(std::string("CUDA: sorting station ids failed: ") + cudaGetErrorString(status));
+    }
+    return {keys.Current(), values.Current()};
+  }
+#endif
+  thrust::sort_by_key(ctx_.policy(), ids_.begin(), ids_.begin() + static_cast<std::ptrdiff_t>(n), tenths_.begin());
+  return {raw(ids_), raw(tenths_)};
 }
 
 std::size_t station_accumulator::add_general(char const* text, std::size_t size, chunk_position where) {

@@ -3,6 +3,7 @@
 #include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
+#include "rowscan/io/text_uploader.hpp"
 #include "rowscan/stage_clock.hpp"
 #include "rowscan/stations/accumulator.hpp"
 #include "rowscan/stations/line_format.hpp"
@@ -13,6 +14,7 @@
 #include <thrust/host_vector.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 
 namespace rowscan::stations {
@@ -28,11 +30,11 @@ constexpr std::size_t carried_line_bytes = 4096;
 
 /// The error for a line that is longer than the reader carries: parse_line decides on a prefix longer
 /// than max_line_bytes exactly as on the whole line.
-[[noreturn]] void throw_overlong_line(std::string const& label, io::text_chunk const& chunk, std::uint64_t line) {
-  std::size_t const size = std::min<std::size_t>(chunk.overlong_prefix_size, 2 * max_line_bytes);
-  parsed_line const p = parse_line(chunk.overlong_prefix, static_cast<std::uint32_t>(size));
+[[noreturn]] void throw_overlong_line(std::string const& label, std::string const& prefix, std::uint64_t offset,
+                                      std::uint64_t line) {
+  parsed_line const p = parse_line(prefix.data(), static_cast<std::uint32_t>(prefix.size()));
   ROWSCAN_EXPECTS(p.status != line_status::ok, "an overlong line parsed as valid");
-  throw input_error(label, line, chunk.input_offset + chunk.size + p.error_at, describe(p.status));
+  throw input_error(label, line, offset + p.error_at, describe(p.status));
 }
 
 /// Device memory in use now (all processes): the difference at the end is what this run holds.
@@ -44,11 +46,12 @@ std::size_t device_bytes_in_use() {
 }  // namespace
 
 std::size_t default_chunk_size() {
-  // A chunk needs about 2.4 times its size on the device (text, 4 bytes per line twice for the sort);
-  // keep that within a quarter of free memory. 64 MiB blocks keep 16 reader threads busy with 4 MiB
-  // slices while the pinned ring stays small (its allocation is paid before the first byte is read).
-  std::size_t const share = device_memory_info().free_bytes / 10;
-  std::size_t const preferred = std::size_t{64} << 20;
+  // A chunk is the text held on the device at once, in two slots (one copied while the other is
+  // worked on); with 4 bytes per line of half of it, twice for the sort, the device needs at most about
+  // 1.7 times the chunk size. 64 MiB blocks keep 16 reader threads busy with 4 MiB slices while the
+  // pinned ring stays small (its allocation is paid before the first byte is read).
+  std::size_t const share = device_memory_info().free_bytes / 8;
+  std::size_t const preferred = std::size_t{128} << 20;
   return std::clamp(std::min(share, preferred), std::size_t{1} << 20, max_chunk_size);
 }
 
@@ -67,26 +70,41 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   stage_clock clock(ctx, options.time_stages);
   out.times.device_setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
   io::reader_options reading;
-  reading.block_size = out.chunk_size;
+  reading.block_size = std::max<std::size_t>(out.chunk_size / io::text_uploader::slots, 1);
   reading.max_line = carried_line_bytes;
   reading.threads = options.reader_threads;
   io::chunked_reader reader(fd, label, reading);
-  station_accumulator accumulator(ctx, label, key_mask(options.key_bits));
-  // Grows to the largest chunk (at most chunk_size + carried_line_bytes), plus the padding the fast
-  // path's word loads may touch after the text.
-  thrust::device_vector<char> text;
+  station_accumulator accumulator(ctx, label, key_mask(options.key_bits), options.portable_only);
+  // Two device slots of half the chunk size each: the next block is copied into one while the device
+  // works on the other. Each grows to its largest block, plus the padding the fast path may read.
+  io::text_uploader uploader;
+  std::array<thrust::device_vector<char>, io::text_uploader::slots> slot_text;
+  auto upload = [&](int slot, io::text_chunk const& c) {
+    if (slot_text[slot].size() < c.size + text_padding_bytes) slot_text[slot].resize(c.size + text_padding_bytes);
+    uploader.upload(slot, thrust::raw_pointer_cast(slot_text[slot].data()), c.data, c.size);
+  };
   clock.lap(out.times.reader_setup);
 
-  io::text_chunk chunk{};
-  while (reader.next(chunk)) {
-    clock.lap(out.times.read);
-    if (text.size() < chunk.size + text_padding_bytes) text.resize(chunk.size + text_padding_bytes);
-    thrust::copy(chunk.data, chunk.data + chunk.size, text.begin());
+  io::text_chunk next{};
+  bool more = reader.next(next);
+  clock.lap(out.times.read);
+  if (more) upload(0, next);
+  for (int slot = 0; more; slot ^= 1) {
+    io::text_chunk const chunk = next;
+    std::string const overlong_prefix =
+        chunk.overlong_line ? std::string(chunk.overlong_prefix, std::min<std::size_t>(chunk.overlong_prefix_size, 2 * max_line_bytes))
+                            : std::string();
+    uploader.host_waits_for(slot);  // the chunk's staging block goes back to the reader with next()
     clock.lap(out.times.copy);
+    more = reader.next(next);
+    clock.lap(out.times.read);
+    if (more) upload(slot ^ 1, next);
 
+    uploader.device_waits_for(slot);
     chunk_position const where{chunk.input_offset, out.lines};
-    out.lines += accumulator.add(thrust::raw_pointer_cast(text.data()), chunk.size, where, out.times, clock);
-    if (chunk.overlong_line) throw_overlong_line(label, chunk, out.lines + 1);
+    out.lines += accumulator.add(thrust::raw_pointer_cast(slot_text[slot].data()), chunk.size, where, out.times, clock);
+    uploader.consumed(slot);
+    if (chunk.overlong_line) throw_overlong_line(label, overlong_prefix, chunk.input_offset + chunk.size, out.lines + 1);
     out.bytes += chunk.size;
     ++out.chunks;
     if (options.progress) options.progress(chunk.input_offset + chunk.size);

@@ -68,6 +68,7 @@ class chunked_reader {
   void read_stream_block(std::uint64_t block);
   char* block_data(std::uint64_t block) const;
   void release_block();
+  bool slot_ready(std::uint64_t block) const;
 
   int fd_;
   std::string label_;
@@ -89,9 +90,11 @@ class chunked_reader {
   std::condition_variable buffer_free_;
   std::uint64_t next_task_ = 0;      ///< next (block, slice) task, numbered block * slices_per_block_ + slice
   std::uint64_t released_ = 0;       ///< blocks the caller is done with: block b may be read once b < released_ + buffers
+  unsigned allocated_ = 0;           ///< staging buffers allocated so far (the first in the constructor, the rest behind it)
   std::atomic<bool> stop_{false};  ///< set by the destructor; a stream worker checks it between reads
   std::exception_ptr failure_;
   std::vector<std::thread> workers_;
+  std::thread allocator_;            ///< allocates buffers 1.. while the workers read into buffer 0
 
   // The caller's side.
   std::uint64_t current_ = 0;        ///< the next block to hand out

@@ -3,7 +3,8 @@
 // Fast path, for a chunk whose stations are all known (the running table is the dictionary):
 //   for_each_line(parse_to_station_id)  -> ids, tenths           (one scan over 16-byte words;
 //                                                                  lower_bound into the dictionary)
-//   sort_by_key(ids, tenths)                                     (16-bit keys)
+//   sort_by_key(ids, tenths)                                     (16-bit keys; under CUDA CUB's radix
+//                                                                 sort on double buffers, no copy back)
 //   reduce_by_key(ids, reading_stats, merge_stats) -> per-id stats
 //   transform into the running stats through a permutation_iterator (ids are distinct: no races)
 // General path, for the first chunk, a chunk with new stations or a bad line, or too many stations:
@@ -24,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace rowscan::stations {
 
@@ -39,7 +41,8 @@ constexpr std::size_t text_padding_bytes = 16;
 class station_accumulator {
  public:
   /// label names the input in errors; key_mask keeps the name-hash bits used as keys (tests use fewer).
-  station_accumulator(context const& ctx, std::string label, std::uint64_t key_mask);
+  /// portable_only: use the portable Thrust sort even where CUB's is available (to test both on a GPU).
+  station_accumulator(context const& ctx, std::string label, std::uint64_t key_mask, bool portable_only = false);
 
   /// Adds the lines of text[0, size) (device memory, followed by text_padding_bytes readable bytes, and
   /// 8-byte aligned unless bytes before it are readable too), which hold whole lines of the input.
@@ -58,11 +61,13 @@ class station_accumulator {
   std::size_t add_general_piece(char const* text, std::size_t size, chunk_position where);
   void merge_into_running(station_table&& table);
   void rebuild_dictionary();
+  std::pair<station_id const*, std::int16_t const*> sort_rows(std::size_t n);
   dictionary_view dictionary() const;
 
   context ctx_;
   std::string label_;
   std::uint64_t key_mask_;
+  bool portable_only_;
   station_table running_;
 
   // The dictionary: running_'s keys, plus a directory and padded names (dense_ids.hpp), rebuilt
@@ -76,6 +81,9 @@ class station_accumulator {
   // Fast path buffers, grown to the largest chunk and then reused.
   thrust::device_vector<station_id> ids_;
   thrust::device_vector<std::int16_t> tenths_;
+  thrust::device_vector<station_id> ids_other_;         // CUB's sort: the other half of each double buffer
+  thrust::device_vector<std::int16_t> tenths_other_;
+  thrust::device_vector<char> sort_temporary_;
   thrust::device_vector<std::uint32_t> line_count_;
   thrust::device_vector<station_id> group_ids_;
   thrust::device_vector<station_stats> group_stats_;

@@ -19,10 +19,13 @@ constexpr std::size_t min_chunk_size = 128;
 constexpr std::size_t max_chunk_size = std::size_t{1} << 31;
 
 struct summarize_options {
-  std::size_t chunk_size = 0;  ///< bytes of text processed at once; 0: default_chunk_size()
+  /// Bytes of text held on the device at once, in two halves (one is copied while the other is
+  /// worked on); 0: default_chunk_size().
+  std::size_t chunk_size = 0;
   unsigned key_bits = 64;      ///< bits of the name hash used as the sort key; fewer force the exact fallback (tests)
   bool time_stages = false;    ///< synchronize after every stage so stage_times are exact
   unsigned reader_threads = 0; ///< threads reading a regular file; 0: one per core, up to 16
+  bool portable_only = false;  ///< skip the CUB fast paths (for testing the portable ones on a GPU)
   /// Called after each chunk with the input bytes done so far (for a progress display).
   std::function<void(std::uint64_t)> progress;
 };
@@ -34,7 +37,8 @@ struct stage_times {
   double read = 0;     ///< waiting for the reader threads
   double copy = 0;     ///< host to device
   double parse = 0;    ///< fast path: find lines and parse them to station ids (one scan)
-  double group = 0;    ///< fast path: sort_by_key + reduce_by_key
+  double sort = 0;     ///< fast path: sort_by_key of the ids
+  double reduce = 0;   ///< fast path: reduce_by_key into per-station stats
   double merge = 0;    ///< fast path: into the running table
   double general = 0;  ///< the general path (first chunk, new stations)
   double output = 0;   ///< sorted_by_name, copy to the host, formatting
