@@ -56,6 +56,8 @@ run_stations() {
     echo "== stations $stations with --stats again (after the timed runs)"
     $exe stations --stats "$file" 2>&1 > /dev/null | tee -a "$out/stations-$stations.log"
     head -c 300 "$out/answer-$stations.txt"; echo
+    echo "== stations $stations: pinned ring from cudaHostAlloc instead of registered huge pages"
+    ROWSCAN_PINNED=alloc $exe stations --stats "$file" 2>&1 > /dev/null | grep -E "reader setup|total"
     echo "== stations $stations with 16 MiB chunks and 4 reader threads (must give the same answer)"
     $exe stations --threads 4 --chunk-size 16777216 "$file" | cmp - "$out/answer-$stations.txt" && echo "same answer"
     if [ -x build/cuda/benchmarks/rowscan_stations_benchmark ]; then

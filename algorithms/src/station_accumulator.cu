@@ -19,6 +19,7 @@
 
 #if ROWSCAN_HAS_CUB
 #  include <cub/device/device_radix_sort.cuh>
+#  include <cub/device/device_segmented_reduce.cuh>
 #endif
 
 #include <algorithm>
@@ -98,7 +99,6 @@ std::size_t station_accumulator::add(char const* text, std::size_t size, chunk_p
 
 bool station_accumulator::add_fast(char const* text, std::size_t size, std::size_t& lines, stage_times& times,
                                    stage_clock& clock) {
-  auto policy = ctx_.policy();
   std::size_t const capacity = size / min_line_bytes + 2;
   grow(ids_, capacity);
   grow(tenths_, capacity);
@@ -112,22 +112,65 @@ bool station_accumulator::add_fast(char const* text, std::size_t size, std::size
 
   auto const sorted = sort_rows(lines);
   clock.lap(times.sort);
-  grow(group_ids_, running_.size() + 2);
-  grow(group_stats_, running_.size() + 2);
-  auto ids = thrust::device_pointer_cast(sorted.first);
-  auto readings = thrust::make_transform_iterator(thrust::device_pointer_cast(sorted.second), reading_stats{});
-  auto const ends = thrust::reduce_by_key(policy, ids, ids + static_cast<std::ptrdiff_t>(lines), readings,
-                                          group_ids_.begin(), group_stats_.begin(), thrust::equal_to<station_id>{},
-                                          merge_stats{});
-  auto const groups = ends.first - group_ids_.begin();
+  bool const known = reduce_rows(sorted.first, sorted.second, lines);
   clock.lap(times.reduce);
-  // The sentinels sort last: if the last group is one, some line is new or bad.
-  if (groups > 0 && static_cast<station_id>(group_ids_[groups - 1]) == needs_general_path) return false;
-
-  auto running = thrust::make_permutation_iterator(running_.stats.begin(), group_ids_.begin());
-  thrust::transform(policy, group_stats_.begin(), group_stats_.begin() + groups, running, running, merge_stats{});
+  if (!known) return false;  // a new station or a bad line: the general path takes the chunk
+  merge_reduced();
   clock.lap(times.merge);
   return true;
+}
+
+bool station_accumulator::reduce_rows(station_id const* ids, std::int16_t const* tenths, std::size_t n) {
+  auto policy = ctx_.policy();
+  std::size_t const stations = running_.size();
+  auto readings = thrust::make_transform_iterator(thrust::device_pointer_cast(tenths), reading_stats{});
+  auto const sorted_ids = thrust::device_pointer_cast(ids);
+  auto const end = sorted_ids + static_cast<std::ptrdiff_t>(n);
+#if ROWSCAN_HAS_CUB
+  if (!portable_only_) {
+    // Station i's rows are [starts[i], starts[i + 1]) of the sorted ids (a vectorized lower_bound);
+    // the sentinel's rows, if any, start at starts[stations]. A segmented reduction then summarizes
+    // every station at once, with no per-row keys to compare.
+    grow(segment_starts_, stations + 1);
+    thrust::lower_bound(policy, sorted_ids, end, thrust::counting_iterator<std::uint32_t>(0),
+                        thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(stations + 1)),
+                        segment_starts_.begin());
+    grow(reduced_, stations);
+    std::size_t bytes = 0;
+    auto const* starts = raw(segment_starts_);
+    cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, readings, raw(reduced_), static_cast<std::int64_t>(stations), starts,
+                                       starts + 1, merge_stats{}, station_stats::identity());
+    grow(sort_temporary_, bytes);
+    if (cudaError_t status = cub::DeviceSegmentedReduce::Reduce(raw(sort_temporary_), bytes, readings, raw(reduced_),
+                                                                static_cast<std::int64_t>(stations), starts, starts + 1,
+                                                                merge_stats{}, station_stats::identity());
+        status != cudaSuccess) {
+      throw device_error(std::string("CUDA: reducing station readings failed: ") + cudaGetErrorString(status));
+    }
+    reduced_ids_.clear();  // reduced_[i] is station i's
+    return static_cast<std::uint32_t>(segment_starts_[stations]) == n;
+  }
+#endif
+  // The portable twin: one group per distinct id, the sentinel's group last.
+  grow(reduced_ids_, stations + 1);
+  grow(reduced_, stations + 1);
+  auto const ends = thrust::reduce_by_key(policy, sorted_ids, end, readings, reduced_ids_.begin(), reduced_.begin(),
+                                          thrust::equal_to<station_id>{}, merge_stats{});
+  groups_ = static_cast<std::size_t>(ends.first - reduced_ids_.begin());
+  return groups_ == 0 || static_cast<station_id>(reduced_ids_[groups_ - 1]) != needs_general_path;
+}
+
+void station_accumulator::merge_reduced() {
+  auto policy = ctx_.policy();
+  if (reduced_ids_.empty()) {  // one summary per station, in order (empty ones are the identity)
+    thrust::transform(policy, reduced_.begin(), reduced_.begin() + static_cast<std::ptrdiff_t>(running_.size()),
+                      running_.stats.begin(), running_.stats.begin(), merge_stats{});
+    return;
+  }
+  // One summary per group; the ids are distinct, so no two writes meet.
+  auto running = thrust::make_permutation_iterator(running_.stats.begin(), reduced_ids_.begin());
+  thrust::transform(policy, reduced_.begin(), reduced_.begin() + static_cast<std::ptrdiff_t>(groups_), running, running,
+                    merge_stats{});
 }
 
 std::pair<station_id const*, std::int16_t const*> station_accumulator::sort_rows(std::size_t n) {

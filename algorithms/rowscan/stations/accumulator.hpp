@@ -5,8 +5,9 @@
 //                                                                  lower_bound into the dictionary)
 //   sort_by_key(ids, tenths)                                     (16-bit keys; under CUDA CUB's radix
 //                                                                 sort on double buffers, no copy back)
-//   reduce_by_key(ids, reading_stats, merge_stats) -> per-id stats
-//   transform into the running stats through a permutation_iterator (ids are distinct: no races)
+//   per-station stats: under CUDA lower_bound(segment starts) + CUB's segmented reduction; portable:
+//   reduce_by_key(ids, reading_stats, merge_stats)
+//   transform into the running stats (through a permutation_iterator on the portable path)
 // General path, for the first chunk, a chunk with new stations or a bad line, or too many stations:
 //   find_lines -> transform(parse_record) -> find_if(bad) -> group_by_name -> merge_tables
 // Both are exact; the general path also finds the first bad line and says where it is.
@@ -62,6 +63,8 @@ class station_accumulator {
   void merge_into_running(station_table&& table);
   void rebuild_dictionary();
   std::pair<station_id const*, std::int16_t const*> sort_rows(std::size_t n);
+  bool reduce_rows(station_id const* ids, std::int16_t const* tenths, std::size_t n);
+  void merge_reduced();
   dictionary_view dictionary() const;
 
   context ctx_;
@@ -85,8 +88,10 @@ class station_accumulator {
   thrust::device_vector<std::int16_t> tenths_other_;
   thrust::device_vector<char> sort_temporary_;
   thrust::device_vector<std::uint32_t> line_count_;
-  thrust::device_vector<station_id> group_ids_;
-  thrust::device_vector<station_stats> group_stats_;
+  thrust::device_vector<std::uint32_t> segment_starts_;  // CUB's segmented reduction: station i's first row
+  thrust::device_vector<station_id> reduced_ids_;       // the portable reduce_by_key: each group's id
+  thrust::device_vector<station_stats> reduced_;        // each station's (or group's) summary of the chunk
+  std::size_t groups_ = 0;
 
   // General path buffers.
   thrust::device_vector<record_range> records_;
