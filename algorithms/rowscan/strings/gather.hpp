@@ -312,13 +312,6 @@ strings_column gather_strings(Source source, IndexIt indices, std::size_t count,
   return strings_column(std::move(chars), std::move(offsets));
 }
 
-/// The call shape from before strategies, kept until its two call sites (stations/table.hpp,
-/// station_table.cu) pass a strategy.
-template <class Source, class IndexIt>
-strings_column gather_strings(Source source, IndexIt indices, std::size_t count, context const& ctx) {
-  return gather_strings(source, indices, count, gather_strategy::automatic, ctx);
-}
-
 /// Output string k is strings[indices[k]].
 template <class Index>
 strings_column gather_strings(strings_column const& strings, thrust::device_vector<Index> const& indices,
