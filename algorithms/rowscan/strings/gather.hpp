@@ -48,7 +48,8 @@ enum class gather_strategy {
 /// Average output length, in bytes, from which `automatic` copies string-parallel on the GPU.
 /// PROVISIONAL, not yet measured: no GPU was at hand when this was written. The reasoning behind 64:
 /// with mismatched alignments (15 cases in 16) plan_words needs 32 bytes past the head for its first
-/// 16-byte word, so strings shorter than 32 to 62 bytes (by alignment) are copied byte by byte, serially,
+/// 16-byte word, so strings shorter than 16 to 48 bytes (by alignment; 88% of alignment pairs at 32
+/// bytes) have no word and are copied byte by byte, serially,
 /// while char-parallel spreads the same bytes over one work item apiece. Replace it with the crossover
 /// of the BM_gather/char_parallel and BM_gather/string_parallel rows of
 /// benchmarks/string_gather_benchmark.cu on the H100 (docs/string-gather.md, "The threshold").
@@ -186,7 +187,8 @@ ROWSCAN_HD inline unsigned misalignment(char const* p) {
 ///          to start inside the string, and the words stop while the second one still ends inside it;
 ///   tail   bytes [head + 16 words, n), one byte per access.
 /// Every access lies inside [0, n) of both strings (tests/test_string_gather.cu checks this for every
-/// pair of alignments and every length up to 300). Too short a string for one word is all head.
+/// pair of alignments and every length up to 300). Too short a string for one word (under 16 to 48
+/// bytes, by alignment) is all head; a longer one has at most 46 single bytes in head and tail.
 ///
 /// Why shifted loads rather than falling back to 4- or 8-byte accesses for mismatched alignments: the
 /// gathered strings start at arbitrary offsets, so source and destination agree mod 16 only one time in
