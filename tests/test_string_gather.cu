@@ -326,7 +326,7 @@ TEST(GatherStrings, ChoiceOfStrategy) {
   }
   for (std::int64_t average : {0, 1, 32, 100, 1000, 100000}) {
     unsigned const lanes = rowscan::string_parallel_lanes(average);
-    EXPECT_GE(lanes, 1u);
+    EXPECT_GE(lanes, rowscan::string_parallel_min_lanes);
     EXPECT_LE(lanes, rowscan::string_parallel_max_lanes);
     EXPECT_EQ(lanes & (lanes - 1), 0u);  // a power of two
   }

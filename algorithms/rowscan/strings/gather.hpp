@@ -41,23 +41,34 @@ namespace rowscan {
 enum class gather_strategy {
   automatic,        ///< string_parallel when the average output string has string_parallel_min_average_bytes or more
   char_parallel,    ///< one work item per output byte (best when strings are short)
-  string_parallel,  ///< one work item (or a few lanes) per output string, 16-byte words (best when long)
+  string_parallel,  ///< a few work items (lanes) per output string, 16-byte words in the middle (best when long)
 };
 
 #if ROWSCAN_HAS_CUB
-/// Average output length, in bytes, from which `automatic` copies string-parallel on the GPU.
-/// PROVISIONAL, not yet measured: no GPU was at hand when this was written. The reasoning behind 64:
-/// with mismatched alignments (15 cases in 16) plan_words needs 32 bytes past the head for its first
-/// 16-byte word, so strings shorter than 16 to 48 bytes (by alignment; 88% of alignment pairs at 32
-/// bytes) have no word and are copied byte by byte, serially,
-/// while char-parallel spreads the same bytes over one work item apiece. Replace it with the crossover
-/// of the BM_gather/char_parallel and BM_gather/string_parallel rows of
-/// benchmarks/string_gather_benchmark.cu on the H100 (docs/string-gather.md, "The threshold").
-inline constexpr std::int64_t string_parallel_min_average_bytes = 64;
-/// Bytes of an average string that one lane of string_parallel should copy: a string gets
-/// average / string_parallel_bytes_per_lane lanes, rounded up to a power of two, 1 to 32 (a warp).
-/// PROVISIONAL as well: from BM_gather_lanes of the same benchmark.
+// GPU constants. PROVISIONAL: no GPU was at hand when they were written; they come from the rough
+// model below and are to be replaced by the H100 rows of benchmarks/string_gather_benchmark.cu
+// (docs/string-gather.md, section 7 says which rows decide what).
+//
+// The model, for a resident load of 2048 threads per SM and DRAM latency of about 600 cycles:
+// - char-parallel runs about 24 dependent loads per byte for 16 M strings (the binary search; a store
+//   through char* may alias the offsets, so a thread cannot overlap the searches of two bytes), so a
+//   thread spends thousands of cycles per byte: roughly 1 byte per cycle per SM, a few hundred GB/s;
+// - string-parallel spends one chain of dependent loads (index, source offsets, first bytes) per string
+//   and splits the string over its lanes. Single bytes (every byte of a short string) cost a memory
+//   transaction per distinct cache line a warp touches, so one lane per string would pay one per byte:
+//   at least 8 lanes per string keep that to one per 8 bytes. Long strings need few enough lanes that
+//   many strings stay in flight, yet enough that each lane has only a few 16-byte words in sequence.
+
+/// Average output length, in bytes, from which `automatic` copies string-parallel. By the model,
+/// string-parallel with 8 lanes beats char-parallel already at 32 bytes, the grid's smallest average;
+/// below 16 most of those lanes would idle. Decided by the crossover of the BM_gather/char_parallel and
+/// BM_gather/string_parallel rows.
+inline constexpr std::int64_t string_parallel_min_average_bytes = 16;
+/// Lanes per string: average / string_parallel_bytes_per_lane (about four words a lane), rounded up to a
+/// power of two and kept within [string_parallel_min_lanes, string_parallel_max_lanes] (at most a warp).
+/// Decided by the BM_gather_lanes rows.
 inline constexpr std::int64_t string_parallel_bytes_per_lane = 64;
+inline constexpr unsigned string_parallel_min_lanes = 8;
 inline constexpr unsigned string_parallel_max_lanes = 32;
 #else
 /// On the CPU backends string-parallel is a per-string copy and wins at every length, so `automatic`
@@ -67,6 +78,7 @@ inline constexpr unsigned string_parallel_max_lanes = 32;
 /// Char-parallel stays available for tests and comparison.
 inline constexpr std::int64_t string_parallel_min_average_bytes = 0;
 inline constexpr std::int64_t string_parallel_bytes_per_lane = 0;  // unused: one lane per string
+inline constexpr unsigned string_parallel_min_lanes = 1;
 inline constexpr unsigned string_parallel_max_lanes = 1;
 #endif
 
@@ -79,7 +91,7 @@ inline gather_strategy choose_gather_strategy(std::size_t count, std::int64_t to
 
 /// Lanes (work items) per string for string_parallel: a power of two, so a string's lanes sit in one warp.
 inline unsigned string_parallel_lanes(std::int64_t average_bytes) {
-  unsigned lanes = 1;
+  unsigned lanes = string_parallel_min_lanes;
   while (lanes < string_parallel_max_lanes &&
          static_cast<std::int64_t>(lanes) * string_parallel_bytes_per_lane < average_bytes) {
     lanes *= 2;
