@@ -2,6 +2,7 @@
 #pragma once
 
 #include "rowscan/config.hpp"
+#include "rowscan/device_buffer.hpp"
 
 #include <thrust/execution_policy.h>
 #include <thrust/memory.h>
@@ -37,6 +38,10 @@ class context {
     return thrust::device(alloc_);
 #endif
   }
+
+  /// The same pool as a memory resource, for outputs that live on after the call (a gathered strings
+  /// column): device_buffers from it share ownership of the pool and give their memory back to it.
+  std::shared_ptr<device_resource> memory() const { return pool_; }
 
   /// Waits for all enqueued device work; throws rowscan::device_error on a device fault.
   void synchronize() const;

@@ -39,7 +39,8 @@ station_table sorted_by_name(station_table const& table, context const& ctx) {
   sorted.stats.resize(table.size());
   thrust::gather(policy, order.begin(), order.end(), table.keys.begin(), sorted.keys.begin());
   thrust::gather(policy, order.begin(), order.end(), table.stats.begin(), sorted.stats.begin());
-  sorted.names = gather_strings(column_view(table.names), thrust::raw_pointer_cast(order.data()), order.size(), ctx);
+  sorted.names = gather_strings(column_view(table.names), thrust::raw_pointer_cast(order.data()), order.size(),
+                                gather_strategy::automatic, ctx);
   return sorted;
 }
 

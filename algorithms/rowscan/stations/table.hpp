@@ -53,7 +53,8 @@ struct array_view {
 template <class Names>
 station_table table_from_groups(groups&& g, Names names, context const& ctx) {
   station_table table;
-  table.names = gather_strings(names, thrust::raw_pointer_cast(g.representative.data()), g.representative.size(), ctx);
+  table.names = gather_strings(names, thrust::raw_pointer_cast(g.representative.data()), g.representative.size(),
+                               gather_strategy::automatic, ctx);
   table.keys = std::move(g.keys);
   table.stats = std::move(g.stats);
   table.names_compared = g.names_compared;

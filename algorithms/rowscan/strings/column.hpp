@@ -2,13 +2,13 @@
 #pragma once
 
 #include "rowscan/config.hpp"
-
-#include <thrust/device_vector.h>
-#include <thrust/host_vector.h>
+#include "rowscan/device_buffer.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rowscan {
@@ -39,19 +39,27 @@ ROWSCAN_HD inline bool bytes_less(string_ref a, string_ref b) {
   return a.size < b.size;
 }
 
-/// Column of n strings: string i is chars[offsets[i], offsets[i+1]). 64-bit offsets.
+/// Column of n strings: string i is chars[offsets[i], offsets[i+1]). 64-bit offsets, so the chars may
+/// exceed 4 GB (one string is at most 4 GB - 1: string_ref's size). Both arrays are device_buffers:
+/// whoever makes a column writes every element, so nothing is filled first.
 struct strings_column {
-  thrust::device_vector<char> chars;
-  thrust::device_vector<std::int64_t> offsets = thrust::device_vector<std::int64_t>(1, 0);
+  device_buffer<char> chars;
+  device_buffer<std::int64_t> offsets;  ///< size() + 1 entries, offsets[0] == 0, non-decreasing
+
+  /// No strings: chars empty, offsets {0}.
+  strings_column();
+  strings_column(device_buffer<char> chars, device_buffer<std::int64_t> offsets)
+      : chars(std::move(chars)), offsets(std::move(offsets)) {}
 
   std::size_t size() const { return offsets.size() - 1; }
 };
 
-/// Non-owning view of a strings_column for functors: view(i) is string i.
+/// Non-owning view of a strings column for functors: view(i) is string i.
 struct column_view {
   char const* chars;
   std::int64_t const* offsets;
 
+  column_view(char const* chars, std::int64_t const* offsets) : chars(chars), offsets(offsets) {}
   explicit column_view(strings_column const& column)
       : chars(thrust::raw_pointer_cast(column.chars.data())), offsets(thrust::raw_pointer_cast(column.offsets.data())) {}
 
@@ -63,7 +71,9 @@ struct column_view {
 /// Copies a column to the host as std::strings (for output and tests).
 std::vector<std::string> to_host_strings(strings_column const& column);
 
-/// Builds a column on the device from host strings (for tests and small inputs).
-strings_column make_strings_column(std::vector<std::string> const& strings);
+/// Builds a column on the device from host strings (for tests and small inputs). Its memory comes from
+/// `resource`; the default, Thrust's global device resource, allocates each array at its exact size.
+strings_column make_strings_column(std::vector<std::string> const& strings,
+                                   std::shared_ptr<device_resource> resource = global_device_resource());
 
 }  // namespace rowscan

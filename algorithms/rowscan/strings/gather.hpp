@@ -1,59 +1,336 @@
 // rowscan/strings/gather.hpp: gather_strings, a strings column made of chosen strings of a source.
 //
-//   transform(string size) -> inclusive_scan -> offsets; for_each(copy one string) -> chars
+//   offsets: transform(gathered_size) -> exclusive_scan
+//   chars:   char-parallel    transform(char_of_output) over output bytes, each finding its string by
+//                             upper_bound(seq) over the output offsets
+//        or  string-parallel  for_each(copy_string_slice) over (string, lane) work items, aligned
+//                             16-byte words in the middle of each string, single bytes at its ends
+//   automatic picks by the average output length (string_parallel_min_average_bytes).
+//
+// Worked example (tested in tests/test_string_gather.cu, explained in docs/string-gather.md):
+//   source  {"Oslo", "", "Abéché", "Yaoundé"}   chars "OsloAbéchéYaoundé" (é is 2 bytes), offsets {0, 4, 4, 12, 20}
+//   indices {2, 0, 2, 1}
+//   sizes   {8, 4, 8, 0, (0)}   exclusive_scan -> offsets {0, 8, 12, 20, 20}
+//   chars   "AbéchéOsloAbéché"; char-parallel: output byte 10 finds its string k as
+//           upper_bound(offsets + 1, offsets + 5, 10) - (offsets + 1) = 1, and copies byte
+//           10 - offsets[1] = 2 of source string indices[1] = 0: the 'l' of "Oslo".
 #pragma once
 
 #include "rowscan/context.hpp"
+#include "rowscan/device_buffer.hpp"
 #include "rowscan/strings/column.hpp"
 
+#include <thrust/binary_search.h>
+#include <thrust/device_ptr.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
+#include <thrust/transform.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <utility>
 
 namespace rowscan {
 
-/// Size in bytes of the source string that output string k copies.
+/// How gather_strings copies the chars.
+enum class gather_strategy {
+  automatic,        ///< string_parallel when the average output string has string_parallel_min_average_bytes or more
+  char_parallel,    ///< one work item per output byte (best when strings are short)
+  string_parallel,  ///< a few work items (lanes) per output string, 16-byte words in the middle (best when long)
+};
+
+#if ROWSCAN_HAS_CUB
+// GPU constants. PROVISIONAL: no GPU was at hand when they were written; they come from the rough
+// model below and are to be replaced by the H100 rows of benchmarks/string_gather_benchmark.cu
+// (docs/string-gather.md, section 7 says which rows decide what).
+//
+// The model, for a resident load of 2048 threads per SM and DRAM latency of about 600 cycles:
+// - char-parallel runs about 24 dependent loads per byte for 16 M strings (the binary search; a store
+//   through char* may alias the offsets, so a thread cannot overlap the searches of two bytes), so a
+//   thread spends thousands of cycles per byte: roughly 1 byte per cycle per SM, a few hundred GB/s;
+// - string-parallel spends one chain of dependent loads (index, source offsets, first bytes) per string
+//   and splits the string over its lanes. Single bytes (every byte of a short string) cost a memory
+//   transaction per distinct cache line a warp touches, so one lane per string would pay one per byte:
+//   at least 8 lanes per string keep that to one per 8 bytes. Long strings need few enough lanes that
+//   many strings stay in flight, yet enough that each lane has only a few 16-byte words in sequence.
+
+/// Average output length, in bytes, from which `automatic` copies string-parallel. By the model,
+/// string-parallel with 8 lanes beats char-parallel already at 32 bytes, the grid's smallest average;
+/// below 16 most of those lanes would idle. Decided by the crossover of the BM_gather/char_parallel and
+/// BM_gather/string_parallel rows.
+inline constexpr std::int64_t string_parallel_min_average_bytes = 16;
+/// Lanes per string: average / string_parallel_bytes_per_lane (about four words a lane), rounded up to a
+/// power of two and kept within [string_parallel_min_lanes, string_parallel_max_lanes] (at most a warp).
+/// Decided by the BM_gather_lanes rows.
+inline constexpr std::int64_t string_parallel_bytes_per_lane = 64;
+inline constexpr unsigned string_parallel_min_lanes = 8;
+inline constexpr unsigned string_parallel_max_lanes = 32;
+#else
+/// On the CPU backends string-parallel is a per-string copy and wins at every length, so `automatic`
+/// always takes it. Measured with benchmarks/string_gather_benchmark.cu on the 2-core CI machine, 262,144
+/// strings, one OpenMP thread (a busy machine; the ratios are what count): average 1 byte, char-parallel
+/// 42.7 ms vs string-parallel 13.9 ms; 4 bytes 179 vs 26.6 ms; 16 bytes 360 vs 89 ms; 64 bytes 946 vs 201 ms.
+/// Char-parallel stays available for tests and comparison.
+inline constexpr std::int64_t string_parallel_min_average_bytes = 0;
+inline constexpr std::int64_t string_parallel_bytes_per_lane = 0;  // unused: one lane per string
+inline constexpr unsigned string_parallel_min_lanes = 1;
+inline constexpr unsigned string_parallel_max_lanes = 1;
+#endif
+
+/// The strategy `automatic` stands for, given the number of output strings and their total bytes.
+inline gather_strategy choose_gather_strategy(std::size_t count, std::int64_t total_bytes) {
+  if (count == 0) return gather_strategy::string_parallel;  // nothing to copy either way
+  std::int64_t const average = total_bytes / static_cast<std::int64_t>(count);
+  return average >= string_parallel_min_average_bytes ? gather_strategy::string_parallel : gather_strategy::char_parallel;
+}
+
+/// Lanes (work items) per string for string_parallel: a power of two, so a string's lanes sit in one warp.
+inline unsigned string_parallel_lanes(std::int64_t average_bytes) {
+  unsigned lanes = string_parallel_min_lanes;
+  while (lanes < string_parallel_max_lanes &&
+         static_cast<std::int64_t>(lanes) * string_parallel_bytes_per_lane < average_bytes) {
+    lanes *= 2;
+  }
+  return lanes;
+}
+
+/// Size in bytes of the source string that output string k copies; 0 for k == count, so that an
+/// exclusive scan over count + 1 sizes ends with the total.
 template <class Source, class IndexIt>
 struct gathered_size {
   Source source;
   IndexIt indices;
-  ROWSCAN_HD std::int64_t operator()(std::size_t k) const { return source(indices[k]).size; }
-};
-
-/// Copies source string indices[k] to its place in the output chars (one work item per string).
-template <class Source, class IndexIt>
-struct copy_gathered_string {
-  Source source;
-  IndexIt indices;
-  std::int64_t const* offsets;
-  char* chars;
-  ROWSCAN_HD void operator()(std::size_t k) const {
-    string_ref const s = source(indices[k]);
-    char* const out = chars + offsets[k];
-    for (std::uint32_t i = 0; i < s.size; ++i) out[i] = s.data[i];
+  std::size_t count;
+  ROWSCAN_HD std::int64_t operator()(std::size_t k) const {
+    return k < count ? static_cast<std::int64_t>(source(static_cast<std::size_t>(indices[k])).size) : 0;
   }
 };
 
-/// Output string k is source(indices[k]). Source is any functor index -> string_ref that runs on the
-/// device system (a column_view, or a view of names inside a text chunk); indices may repeat and come
-/// in any order. Reads and writes only the bytes of the strings themselves.
+/// Byte p of the output: upper_bound over the output offsets names the output string k holding p
+/// (the last k with offsets[k] <= p; empty strings share their offset with the next one and are
+/// skipped); the byte is the source string's byte p - offsets[k].
 template <class Source, class IndexIt>
-strings_column gather_strings(Source source, IndexIt indices, std::size_t count, context const& ctx) {
-  strings_column out;
-  out.offsets.resize(count + 1);
-  out.offsets[0] = 0;
-  auto sizes = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                               gathered_size<Source, IndexIt>{source, indices});
-  thrust::inclusive_scan(ctx.policy(), sizes, sizes + count, out.offsets.begin() + 1);
-  out.chars.resize(static_cast<std::size_t>(out.offsets[count]));
-  thrust::for_each(ctx.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(count),
-                   copy_gathered_string<Source, IndexIt>{source, indices, thrust::raw_pointer_cast(out.offsets.data()),
-                                                         thrust::raw_pointer_cast(out.chars.data())});
-  return out;
+struct char_of_output {
+  Source source;
+  IndexIt indices;
+  std::int64_t const* offsets;  ///< output offsets, count + 1 entries
+  std::size_t count;
+  ROWSCAN_HD char operator()(std::int64_t p) const {
+    std::int64_t const* const next = thrust::upper_bound(thrust::seq, offsets + 1, offsets + count + 1, p);
+    auto const k = static_cast<std::size_t>(next - (offsets + 1));
+    return source(static_cast<std::size_t>(indices[k])).data[p - offsets[k]];
+  }
+};
+
+namespace detail {
+
+constexpr std::int64_t word_bytes = 16;
+
+/// Sixteen bytes, moved as one aligned access.
+struct alignas(16) word16 {
+  std::uint32_t part[4];
+};
+
+/// p is 16-byte aligned. On the GPU one 128-bit load; on the host a memcpy (no aliasing questions for
+/// the host compiler, which still emits one 16-byte move).
+ROWSCAN_HD inline word16 load_word(char const* p) {
+#if defined(__CUDA_ARCH__)
+  return *reinterpret_cast<word16 const*>(p);
+#else
+  word16 w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+#endif
+}
+
+ROWSCAN_HD inline void store_word(char* p, word16 w) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<word16*>(p) = w;
+#else
+  std::memcpy(p, &w, sizeof w);
+#endif
+}
+
+#if !defined(__CUDA_ARCH__) && defined(__BYTE_ORDER__)
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "bytes_at assumes little-endian words, as on NVIDIA GPUs");
+#endif
+
+/// Bits [bits, bits + 32) of hi:lo; bits is 0, 8, 16 or 24 (nvcc makes this one funnel shift).
+ROWSCAN_HD inline std::uint32_t funnel_right(std::uint32_t lo, std::uint32_t hi, unsigned bits) {
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(hi) << 32 | lo) >> bits);
+}
+
+/// Parts Q..Q+4 of the eight 4-byte parts c, shifted right by `bits` (constant indices: on the GPU
+/// the parts stay in registers).
+template <unsigned Q>
+ROWSCAN_HD word16 shifted_parts(std::uint32_t const (&c)[8], unsigned bits) {
+  return word16{{funnel_right(c[Q], c[Q + 1], bits), funnel_right(c[Q + 1], c[Q + 2], bits),
+                 funnel_right(c[Q + 2], c[Q + 3], bits), funnel_right(c[Q + 3], c[Q + 4], bits)}};
+}
+
+/// The 16 bytes that start `shift` bytes into the 32 bytes lo, hi (0 < shift < 16).
+ROWSCAN_HD inline word16 bytes_at(word16 const& lo, word16 const& hi, unsigned shift) {
+  std::uint32_t const c[8] = {lo.part[0], lo.part[1], lo.part[2], lo.part[3], hi.part[0], hi.part[1], hi.part[2], hi.part[3]};
+  unsigned const bits = (shift % 4) * 8;
+  switch (shift / 4) {
+    case 0: return shifted_parts<0>(c, bits);
+    case 1: return shifted_parts<1>(c, bits);
+    case 2: return shifted_parts<2>(c, bits);
+    default: return shifted_parts<3>(c, bits);
+  }
+}
+
+ROWSCAN_HD inline unsigned misalignment(char const* p) {
+  return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p) % static_cast<std::uintptr_t>(word_bytes));
+}
+
+/// How a string of n bytes is copied: a head, whole 16-byte words, a tail, aligned to the destination.
+///   head   bytes [0, head), one byte per access: those before the first 16-byte aligned destination
+///          address (plus 16 more when the shifted case below needs them);
+///   words  16-byte aligned stores at head, head + 16, ..., head + 16 (words - 1). When the source has the
+///          same alignment (shift == 0), each word comes from one aligned 16-byte load. When it does not,
+///          each comes from the two aligned source words around it, shifted into place (bytes_at); those
+///          loads read whole aligned words, so the head grows by 16 bytes where needed for the first one
+///          to start inside the string, and the words stop while the second one still ends inside it;
+///   tail   bytes [head + 16 words, n), one byte per access.
+/// Every access lies inside [0, n) of both strings (tests/test_string_gather.cu checks this for every
+/// pair of alignments and every length up to 300). Too short a string for one word (under 16 to 48
+/// bytes, by alignment) is all head; a longer one has at most 46 single bytes in head and tail.
+///
+/// Why shifted loads rather than falling back to 4- or 8-byte accesses for mismatched alignments: the
+/// gathered strings start at arbitrary offsets, so source and destination agree mod 16 only one time in
+/// 16 (and mod 8 or 4 not much more often); narrower accesses would cost 2-4 memory instructions per
+/// 16 bytes on most strings, while the shifted form keeps one store and one new load per word (its other
+/// load is the neighbouring word's, a cache hit) for a few register shifts.
+struct word_plan {
+  std::int64_t head;
+  std::int64_t words;
+  unsigned shift;  ///< (source address of byte `head`) mod 16
+};
+
+/// The plan for n bytes whose destination starts dst_misalignment bytes, and source src_misalignment
+/// bytes, after a 16-byte boundary.
+ROWSCAN_HD inline word_plan plan_words(unsigned dst_misalignment, unsigned src_misalignment, std::int64_t n) {
+  constexpr std::int64_t w = word_bytes;
+  std::int64_t head = (w - static_cast<std::int64_t>(dst_misalignment)) % w;
+  auto const shift = static_cast<unsigned>((src_misalignment + head) % w);
+  if (shift != 0 && head < static_cast<std::int64_t>(shift)) head += w;  // first source word: byte head - shift >= 0
+  std::int64_t const span = n - head + static_cast<std::int64_t>(shift);  // bytes from that word to the end
+  std::int64_t const words = span / w - (shift != 0 ? 1 : 0);  // shifted words read one aligned word further
+  if (words <= 0) return {n, 0, 0};
+  return {head, words, shift};
+}
+
+/// Lane `lane` of `lanes`'s share of copying the n bytes at src to dst by plan_words. Lanes share each
+/// part round-robin (lane j copies words j, j + lanes, ...), so when consecutive work items of one warp are
+/// the lanes of one string, every access of the warp covers one contiguous stretch of it.
+ROWSCAN_HD inline void copy_bytes_slice(char* dst, char const* src, std::int64_t n, unsigned lane, unsigned lanes) {
+  constexpr std::int64_t w = word_bytes;
+  word_plan const plan = plan_words(misalignment(dst), misalignment(src), n);
+  for (std::int64_t i = lane; i < plan.head; i += lanes) dst[i] = src[i];
+  char* const out = dst + plan.head;
+  if (plan.shift == 0) {
+    char const* const in = src + plan.head;
+    for (std::int64_t k = lane; k < plan.words; k += lanes) store_word(out + k * w, load_word(in + k * w));
+  } else {
+    char const* const in = src + plan.head - plan.shift;  // 16-byte aligned, inside the string
+    for (std::int64_t k = lane; k < plan.words; k += lanes) {
+      store_word(out + k * w, bytes_at(load_word(in + k * w), load_word(in + k * w + w), plan.shift));
+    }
+  }
+  for (std::int64_t i = plan.head + plan.words * w + lane; i < n; i += lanes) dst[i] = src[i];
+}
+
+}  // namespace detail
+
+/// Work item `item` of string_parallel: lane item % lanes of output string item / lanes
+/// (lanes = 1 << lane_bits) copies its share of source string indices[k] to chars + offsets[k].
+template <class Source, class IndexIt>
+struct copy_string_slice {
+  Source source;
+  IndexIt indices;
+  std::int64_t const* offsets;  ///< output offsets
+  char* chars;                  ///< output chars
+  unsigned lane_bits;
+  ROWSCAN_HD void operator()(std::size_t item) const {
+    std::size_t const k = item >> lane_bits;
+    auto const lane = static_cast<unsigned>(item & ((std::size_t{1} << lane_bits) - 1));
+    string_ref const s = source(static_cast<std::size_t>(indices[k]));
+    detail::copy_bytes_slice(chars + offsets[k], s.data, s.size, lane, 1u << lane_bits);
+  }
+};
+
+/// Step 1: output offsets. Writes count + 1 offsets (offsets[k] = bytes of the output strings before k)
+/// and returns the total, offsets[count] (one read back to the host, which waits for the scan).
+template <class Source, class IndexIt>
+std::int64_t gathered_offsets(Source source, IndexIt indices, std::size_t count, std::int64_t* offsets,
+                              context const& ctx = {}) {
+  auto const sizes = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                                     gathered_size<Source, IndexIt>{source, indices, count});
+  thrust::exclusive_scan(ctx.policy(), sizes, sizes + static_cast<std::ptrdiff_t>(count + 1), offsets, std::int64_t{0});
+  return thrust::device_ptr<std::int64_t const>(offsets)[static_cast<std::ptrdiff_t>(count)];
+}
+
+/// Step 2, char-parallel: one transform over the `total` output bytes.
+template <class Source, class IndexIt>
+void gather_chars_char_parallel(Source source, IndexIt indices, std::size_t count, std::int64_t const* offsets,
+                                std::int64_t total, char* chars, context const& ctx = {}) {
+  if (total == 0) return;
+  thrust::transform(ctx.policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(total),
+                    chars, char_of_output<Source, IndexIt>{source, indices, offsets, count});
+}
+
+/// Step 2, string-parallel: one for_each over count x lanes work items (lanes a power of two, 1 to 32).
+template <class Source, class IndexIt>
+void gather_chars_string_parallel(Source source, IndexIt indices, std::size_t count, std::int64_t const* offsets,
+                                  char* chars, unsigned lanes, context const& ctx = {}) {
+  unsigned lane_bits = 0;
+  while ((1u << lane_bits) < lanes && lane_bits < 5) ++lane_bits;
+  std::size_t const items = count << lane_bits;
+  thrust::for_each(ctx.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(items),
+                   copy_string_slice<Source, IndexIt>{source, indices, offsets, chars, lane_bits});
+}
+
+/// Step 2 with a strategy: fills chars[0, total) given the offsets of step 1.
+template <class Source, class IndexIt>
+void gather_chars(Source source, IndexIt indices, std::size_t count, std::int64_t const* offsets, std::int64_t total,
+                  char* chars, gather_strategy strategy = gather_strategy::automatic, context const& ctx = {}) {
+  if (strategy == gather_strategy::automatic) strategy = choose_gather_strategy(count, total);
+  if (total == 0) return;  // only empty strings (or none)
+  if (strategy == gather_strategy::char_parallel) {
+    gather_chars_char_parallel(source, indices, count, offsets, total, chars, ctx);
+  } else {
+    unsigned const lanes = string_parallel_lanes(total / static_cast<std::int64_t>(count));
+    gather_chars_string_parallel(source, indices, count, offsets, chars, lanes, ctx);
+  }
+}
+
+/// Output string k is source(indices[k]), for k < count. Source is any functor index -> string_ref that
+/// runs on the device system (a column_view, or names inside a text chunk); indices may repeat and come
+/// in any order, and every one must name a source string. Reads and writes only the bytes of the strings
+/// themselves (tests/test_string_gather.cu checks it against guard pages on the CPU and under
+/// compute-sanitizer on the GPU). The output's memory comes from ctx's pool; nothing in it is written twice.
+template <class Source, class IndexIt>
+strings_column gather_strings(Source source, IndexIt indices, std::size_t count,
+                              gather_strategy strategy = gather_strategy::automatic, context const& ctx = {}) {
+  device_buffer<std::int64_t> offsets(count + 1, ctx.memory());
+  std::int64_t const total = gathered_offsets(source, indices, count, thrust::raw_pointer_cast(offsets.data()), ctx);
+  device_buffer<char> chars(static_cast<std::size_t>(total), ctx.memory());
+  gather_chars(source, indices, count, thrust::raw_pointer_cast(offsets.data()), total,
+               thrust::raw_pointer_cast(chars.data()), strategy, ctx);
+  return strings_column(std::move(chars), std::move(offsets));
+}
+
+/// Output string k is strings[indices[k]].
+template <class Index>
+strings_column gather_strings(strings_column const& strings, thrust::device_vector<Index> const& indices,
+                              gather_strategy strategy = gather_strategy::automatic, context const& ctx = {}) {
+  return gather_strings(column_view(strings), thrust::raw_pointer_cast(indices.data()), indices.size(), strategy, ctx);
 }
 
 }  // namespace rowscan

@@ -1,0 +1,293 @@
+// rowscan string gather benchmarks: gather_strings over the grid of cudf's PR #7980, next to a plain copy.
+//
+//   BM_copy/N/L                    thrust::copy of the cell's source chars (N strings of average L bytes)
+//                                  to another device buffer: the ceiling a gather of those bytes works under.
+//   BM_gather/STRATEGY/N/L         gather_strings(source, indices, STRATEGY) with STRATEGY automatic,
+//                                  char_parallel or string_parallel: offsets, allocation, chars, the whole call.
+//   BM_gather_lanes/N/L/LANES      string_parallel with 1 to 32 lanes per string (the data behind
+//                                  string_parallel_bytes_per_lane and _min_lanes), at N = 262,144 and at
+//                                  16,777,216 x 32; registered under CUDA only.
+//
+// The cell: N source strings with lengths uniform in [0, 2L] (mean L, some empty), bytes 'a'..'z' from a
+// hash; N indices uniform in [0, N), so strings repeat and come in random order, as in a hash join or a
+// sort. Source and indices are made once per cell, on the device, from exactly sized allocations.
+//
+// Each iteration is timed manually: CUDA events around the call under CUDA, steady_clock on the CPU
+// backends; one untimed call warms up first (kernels, the context's pool). Counters:
+//   bytes_per_second  SetBytesProcessed with the chars gathered (copied, for BM_copy); CSV prints it raw
+//   GB/s              the same in GB = 1e9
+//   rw_GB/s           twice that: bytes read plus written, the way MEASURED.md counts its 3031 GB/s copy
+//   pct_of_copy       GB/s as a percentage of this run's BM_copy of the same cell (0 when it was not run)
+//   strategy          what ran: 0 the copy, 1 char_parallel, 2 string_parallel (automatic resolves to 1 or 2)
+//   lanes             string_parallel's lanes per string (0 otherwise); strings, avg_len: the cell
+//
+// Environment:
+//   ROWSCAN_BENCH_GRID        full (the PR's 5 x 5 grid; the default under CUDA) or quick (counts 4096,
+//                             262144, 16777216 x lengths 32, 2048: the cells of the goals)
+//   ROWSCAN_BENCH_COUNTS      comma-separated string counts, overriding the grid's (CPU default: 4096,32768)
+//   ROWSCAN_BENCH_LENGTHS     comma-separated average lengths, overriding the grid's (CPU default: 32,512)
+//   ROWSCAN_BENCH_MAX_BYTES   skip cells whose source + output + arrays exceed this (default 70e9 under
+//                             CUDA, 2e9 on the CPU)
+// For a table: --benchmark_format=csv (or --benchmark_out=FILE --benchmark_out_format=csv).
+#include "rowscan/config.hpp"
+#include "rowscan/context.hpp"
+#include "rowscan/device_buffer.hpp"
+#include "rowscan/strings/column.hpp"
+#include "rowscan/strings/gather.hpp"
+
+#include <benchmark/benchmark.h>
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/transform.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using rowscan::gather_strategy;
+
+double env_number(char const* name, double fallback) {
+  char const* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? std::atof(value) : fallback;
+}
+
+std::vector<std::int64_t> env_list(char const* name, std::vector<std::int64_t> fallback) {
+  char const* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return fallback;
+  std::vector<std::int64_t> list;
+  std::stringstream in(value);
+  for (std::string item; std::getline(in, item, ',');) list.push_back(std::atoll(item.c_str()));
+  return list;
+}
+
+/// Times one call of f: CUDA events on the default stream under CUDA, steady_clock elsewhere.
+template <class F>
+double timed_seconds(F&& f) {
+#if ROWSCAN_HAS_CUB
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  f();
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms / 1e3;
+#else
+  auto const start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+#endif
+}
+
+ROWSCAN_HD inline std::uint64_t splitmix64(std::uint64_t z) {
+  z = z * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/// Length of source string i, uniform in [0, 2 * average]; 0 for i == count (the scan's last entry).
+struct source_length {
+  std::uint64_t count;
+  std::uint64_t average;
+  ROWSCAN_HD std::int64_t operator()(std::uint64_t i) const {
+    return i < count ? static_cast<std::int64_t>(splitmix64(i) % (2 * average + 1)) : 0;
+  }
+};
+
+struct source_byte {
+  ROWSCAN_HD char operator()(std::uint64_t p) const { return static_cast<char>('a' + splitmix64(p ^ 0x5bd1e995) % 26); }
+};
+
+struct random_index {
+  std::uint64_t count;
+  ROWSCAN_HD std::int32_t operator()(std::uint64_t k) const {
+    return static_cast<std::int32_t>(splitmix64(k + 0x2545f4914f6cdd1dULL) % count);
+  }
+};
+
+/// The source strings and indices of one cell of the grid.
+struct cell_data {
+  std::int64_t count;
+  std::int64_t average;
+  rowscan::strings_column source;
+  thrust::device_vector<std::int32_t> indices;
+  std::int64_t gathered_chars = 0;  ///< total length of the output
+};
+
+/// Bytes a cell needs on the device: source and output chars, both offsets, the indices.
+double cell_bytes(std::int64_t count, std::int64_t average) {
+  return 2.0 * static_cast<double>(count) * static_cast<double>(average) + static_cast<double>(count) * (8 + 8 + 4);
+}
+
+/// The cell's data, made on first use; the previous cell's is freed first (only one is kept).
+cell_data const& cell(std::int64_t count, std::int64_t average) {
+  static std::unique_ptr<cell_data> current;
+  if (current && current->count == count && current->average == average) return *current;
+  current.reset();
+  auto c = std::make_unique<cell_data>();
+  c->count = count;
+  c->average = average;
+  auto const n = static_cast<std::uint64_t>(count);
+  rowscan::device_buffer<std::int64_t> offsets(n + 1);
+  auto lengths = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0),
+                                                 source_length{n, static_cast<std::uint64_t>(average)});
+  thrust::exclusive_scan(thrust::device, lengths, lengths + static_cast<std::ptrdiff_t>(n + 1), offsets.begin(), std::int64_t{0});
+  std::int64_t const total = offsets.begin()[static_cast<std::ptrdiff_t>(n)];
+  rowscan::device_buffer<char> chars(static_cast<std::size_t>(total));
+  thrust::transform(thrust::device, thrust::counting_iterator<std::uint64_t>(0),
+                    thrust::counting_iterator<std::uint64_t>(static_cast<std::uint64_t>(total)), chars.begin(), source_byte{});
+  c->source = rowscan::strings_column(std::move(chars), std::move(offsets));
+  c->indices.resize(n);
+  thrust::transform(thrust::device, thrust::counting_iterator<std::uint64_t>(0), thrust::counting_iterator<std::uint64_t>(n),
+                    c->indices.begin(), random_index{n});
+  rowscan::device_buffer<std::int64_t> out_offsets(n + 1);
+  c->gathered_chars = rowscan::gathered_offsets(rowscan::column_view(c->source), thrust::raw_pointer_cast(c->indices.data()),
+                                                n, thrust::raw_pointer_cast(out_offsets.data()));
+  current = std::move(c);
+  return *current;
+}
+
+/// BM_copy's GB/s per cell, for pct_of_copy.
+std::map<std::pair<std::int64_t, std::int64_t>, double>& copy_rates() {
+  static std::map<std::pair<std::int64_t, std::int64_t>, double> rates;
+  return rates;
+}
+
+/// The counters, the same set on every benchmark (the CSV reporter requires it). strategy 0 is BM_copy.
+void report(benchmark::State& state, double bytes, double seconds, double copy_rate, std::int64_t count,
+            std::int64_t average, int strategy, unsigned lanes) {
+  double const rate = bytes / seconds / 1e9;
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes));
+  state.counters["GB/s"] = rate;
+  state.counters["rw_GB/s"] = 2 * rate;
+  state.counters["pct_of_copy"] = copy_rate > 0 ? 100 * rate / copy_rate : 0;
+  state.counters["strategy"] = strategy;
+  state.counters["lanes"] = lanes;
+  state.counters["strings"] = static_cast<double>(count);
+  state.counters["avg_len"] = static_cast<double>(average);
+}
+
+void BM_copy(benchmark::State& state, std::int64_t count, std::int64_t average) {
+  cell_data const& c = cell(count, average);
+  rowscan::device_buffer<char> destination(c.source.chars.size());
+  rowscan::context ctx;
+  auto copy = [&] { thrust::copy(ctx.policy(), c.source.chars.begin(), c.source.chars.end(), destination.begin()); };
+  copy();  // warm-up
+  double seconds = 0;
+  for (auto _ : state) {
+    double const s = timed_seconds(copy);
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  double const bytes = static_cast<double>(c.source.chars.size()) * static_cast<double>(state.iterations());
+  report(state, bytes, seconds, 0, count, average, 0, 0);
+  copy_rates()[{count, average}] = bytes / seconds / 1e9;
+}
+
+/// lanes == 0: gather_strings with the strategy; otherwise steps 1 and 2 with string-parallel at that many lanes.
+void BM_gather(benchmark::State& state, std::int64_t count, std::int64_t average, gather_strategy strategy, unsigned lanes) {
+  cell_data const& c = cell(count, average);
+  rowscan::context ctx;
+  rowscan::column_view const source(c.source);
+  std::int32_t const* const indices = thrust::raw_pointer_cast(c.indices.data());
+  auto const n = static_cast<std::size_t>(count);
+  auto gather = [&] {
+    if (lanes == 0) return rowscan::gather_strings(source, indices, n, strategy, ctx);
+    rowscan::device_buffer<std::int64_t> offsets(n + 1, ctx.memory());
+    std::int64_t const total = rowscan::gathered_offsets(source, indices, n, thrust::raw_pointer_cast(offsets.data()), ctx);
+    rowscan::device_buffer<char> chars(static_cast<std::size_t>(total), ctx.memory());
+    rowscan::gather_chars_string_parallel(source, indices, n, thrust::raw_pointer_cast(offsets.data()),
+                                          thrust::raw_pointer_cast(chars.data()), lanes, ctx);
+    return rowscan::strings_column(std::move(chars), std::move(offsets));
+  };
+  gather();  // warm-up: kernels, and the pool keeps the output's memory for the next call
+  double seconds = 0;
+  for (auto _ : state) {
+    std::optional<rowscan::strings_column> out;  // freed (back to the pool) after the timed region
+    double const s = timed_seconds([&] { out.emplace(gather()); });
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  gather_strategy const ran = lanes != 0 ? gather_strategy::string_parallel
+                              : strategy == gather_strategy::automatic
+                                  ? rowscan::choose_gather_strategy(n, c.gathered_chars)
+                                  : strategy;
+  unsigned const lanes_ran = ran == gather_strategy::char_parallel ? 0u
+                             : lanes != 0                         ? lanes
+                                  : rowscan::string_parallel_lanes(n == 0 ? 0 : c.gathered_chars / count);
+  auto const it = copy_rates().find({count, average});
+  report(state, static_cast<double>(c.gathered_chars) * static_cast<double>(state.iterations()), seconds,
+         it == copy_rates().end() ? 0 : it->second, count, average, ran == gather_strategy::char_parallel ? 1 : 2,
+         lanes_ran);
+}
+
+void register_grid() {
+#if ROWSCAN_HAS_CUB
+  bool const quick = std::getenv("ROWSCAN_BENCH_GRID") != nullptr && std::string(std::getenv("ROWSCAN_BENCH_GRID")) == "quick";
+  std::vector<std::int64_t> const default_counts =
+      quick ? std::vector<std::int64_t>{4096, 262144, 16777216} : std::vector<std::int64_t>{4096, 32768, 262144, 2097152, 16777216};
+  std::vector<std::int64_t> const default_lengths =
+      quick ? std::vector<std::int64_t>{32, 2048} : std::vector<std::int64_t>{32, 128, 512, 2048, 8192};
+  double const default_max_bytes = 70e9;
+  bool const with_lanes = true;
+#else
+  std::vector<std::int64_t> const default_counts = {4096, 32768};
+  std::vector<std::int64_t> const default_lengths = {32, 512};
+  double const default_max_bytes = 2e9;
+  bool const with_lanes = false;  // one lane per string on the CPU backends
+#endif
+  auto const counts = env_list("ROWSCAN_BENCH_COUNTS", default_counts);
+  auto const lengths = env_list("ROWSCAN_BENCH_LENGTHS", default_lengths);
+  double const max_bytes = env_number("ROWSCAN_BENCH_MAX_BYTES", default_max_bytes);
+  std::pair<char const*, gather_strategy> const strategies[] = {{"automatic", gather_strategy::automatic},
+                                                                {"char_parallel", gather_strategy::char_parallel},
+                                                                {"string_parallel", gather_strategy::string_parallel}};
+  for (std::int64_t count : counts) {
+    for (std::int64_t average : lengths) {
+      if (cell_bytes(count, average) > max_bytes) continue;  // does not fit: the grid leaves it out
+      std::string const cell_name = std::to_string(count) + "/" + std::to_string(average);
+      benchmark::RegisterBenchmark(("BM_copy/" + cell_name).c_str(), BM_copy, count, average)
+          ->UseManualTime()->Unit(benchmark::kMillisecond);
+      for (auto const& [name, strategy] : strategies) {
+        benchmark::RegisterBenchmark(("BM_gather/" + std::string(name) + "/" + cell_name).c_str(), BM_gather, count, average,
+                                     strategy, 0u)
+            ->UseManualTime()->Unit(benchmark::kMillisecond);
+      }
+      // Lanes at 262,144 strings for every length, and at the small-strings goal cell.
+      if (!with_lanes || !(count == 262144 || (count == 16777216 && average == 32))) continue;
+      for (unsigned lanes : {1u, 2u, 4u, 8u, 16u, 32u}) {
+        benchmark::RegisterBenchmark(("BM_gather_lanes/" + cell_name + "/" + std::to_string(lanes)).c_str(), BM_gather,
+                                     count, average, gather_strategy::string_parallel, lanes)
+            ->UseManualTime()->Unit(benchmark::kMillisecond);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  register_grid();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
