@@ -243,7 +243,9 @@ TEST(LineIntervalPlus, IsAssociative) {
     auto const a = random_interval(), b = random_interval(), c = random_interval();
     auto const left = plus(plus(a, b), c), right = plus(a, plus(b, c));
     ASSERT_EQ(left.lines, right.lines) << "seed=79 i=" << i;
-    if (left.lines != 0) ASSERT_EQ(left.start, right.start) << "seed=79 i=" << i;
+    if (left.lines != 0) {
+      ASSERT_EQ(left.start, right.start) << "seed=79 i=" << i;
+    }
   }
 }
 
