@@ -8,8 +8,8 @@
 # finds in build/fuzz/corpus/<workload>. A disagreement with the reference or a sanitizer report stops
 # it, saves the input as build/fuzz/artifacts/<workload>-crash-*, and makes this script fail; replay a
 # saved input with `build/fuzz/tests/fuzz/fuzz_<workload> FILE` (or rowscan_fuzz_replay in any build).
-# With --if-available, a missing clang++ or libFuzzer runtime skips the fuzzing (exit 0) instead of
-# failing: CI uses it so that machines without clang still pass.
+# With --if-available, a missing clang++, libFuzzer runtime or OpenMP runtime for clang skips the
+# fuzzing (exit 0) instead of failing: CI uses it so that machines without clang still pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +40,9 @@ trap 'rm -rf "$probe_dir"' EXIT
 printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$probe_dir/p.cpp"
 "$cxx" -fsanitize=fuzzer,address,undefined "$probe_dir/p.cpp" -o "$probe_dir/p" >/dev/null 2>&1 ||
   unavailable "$cxx cannot link a libFuzzer target (-fsanitize=fuzzer,address,undefined)"
+printf '#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n' >"$probe_dir/omp.cpp"
+"$cxx" -fopenmp "$probe_dir/omp.cpp" -o "$probe_dir/omp" >/dev/null 2>&1 ||
+  unavailable "$cxx cannot build OpenMP code, which rowscan's generator uses (Debian: libomp-dev)"
 
 build=build/fuzz
 export PATH="/usr/local/cuda/bin:$PATH"  # CCCL's CMake package comes with the CUDA toolkit
