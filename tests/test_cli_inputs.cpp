@@ -226,6 +226,19 @@ TEST_F(CliInputs, LineLongerThanTheChunkSize) {
   EXPECT_EQ(r.out, "8.00\n");
 }
 
+// A last line without '\n' that fills the chunk exactly fits it. Disabled: the chunked reader
+// (io/chunked_reader.cpp, being rewritten with the pipelines) sees a full buffer without '\n' and calls
+// the line longer than the chunk before it looks for the end of the input. With its '\n', the same
+// row fits a chunk one byte larger; without it, it should fit this one.
+TEST_F(CliInputs, DISABLED_LastLineWithoutNewlineThatFillsTheChunkExactly) {
+  std::string text = row("5", "2", "3.50", std::string(164, 'c'));
+  text.pop_back();  // no final '\n'
+  ASSERT_EQ(text.size(), 256u);
+  auto const r = lineitem(text, "--chunk-size 256");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "7.00\n");
+}
+
 // ---- names are bytes -----------------------------------------------------------------------------------
 
 TEST_F(CliInputs, InvalidUtf8NamesAreAcceptedAsBytesAndSortedByBytes) {

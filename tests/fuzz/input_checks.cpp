@@ -221,20 +221,28 @@ std::string lineitem_by_lines(std::string_view text, outcome& got) {
   return "";
 }
 
-/// What summarize must say for one chunk size: the reference's outcome, unless a line too long for a
+/// What summarize may say for one chunk size: the reference's outcome, unless a line too long for a
 /// chunk comes first; that line is an error at its first byte.
-outcome lineitem_expected(std::string_view text, std::size_t chunk_size) {
+///
+/// One case has two accepted outcomes. A last line without '\n' of exactly chunk_size bytes fits the
+/// chunk, but the chunked reader of today calls it too long: its buffer is full and holds no '\n',
+/// and it does not look for the end of the input (tests/test_cli_inputs.cpp has the disabled test
+/// for the fix, which belongs to the reader's rewrite). Until then, either answer passes here.
+std::vector<outcome> lineitem_expected(std::string_view text, std::size_t chunk_size) {
   std::uint64_t number = 0;
   for (line_view const& line : lines_of(text)) {
     ++number;
     // The reader fills a chunk from the line's start; without its '\n' in the buffer, it is too long.
-    bool const too_long = line.has_newline ? line.bytes.size() + 1 > chunk_size : line.bytes.size() >= chunk_size;
-    if (too_long) {
+    bool const too_long = line.has_newline ? line.bytes.size() + 1 > chunk_size : line.bytes.size() > chunk_size;
+    bool const fills_chunk_exactly = !line.has_newline && line.bytes.size() == chunk_size;
+    if (too_long || fills_chunk_exactly) {
       outcome const before = lineitem_reference(text.substr(0, line.begin));
-      return before.ok ? outcome::error(number, line.begin) : before;
+      if (!before.ok) return {before};
+      if (too_long) return {outcome::error(number, line.begin)};
+      return {lineitem_reference(text), outcome::error(number, line.begin)};
     }
   }
-  return lineitem_reference(text);
+  return {lineitem_reference(text)};
 }
 
 std::string lineitem_pipeline(std::string_view text, std::size_t chunk_size, outcome& got) {
@@ -284,7 +292,13 @@ std::string check_lineitem_input(std::string_view text) {
   for (std::size_t chunk_size : {std::size_t{256}, 256 + text.size() % 211, std::size_t{4096}}) {
     std::string const who = "summarize(chunk_size=" + std::to_string(chunk_size) + ")";
     if (std::string problem = lineitem_pipeline(text, chunk_size, got); !problem.empty()) return who + ": " + problem;
-    if (std::string diff = compare(who.c_str(), lineitem_expected(text, chunk_size), got); !diff.empty()) return diff;
+    std::vector<outcome> const accepted = lineitem_expected(text, chunk_size);
+    std::string diff;
+    for (outcome const& expected : accepted) {
+      diff = compare(who.c_str(), expected, got);
+      if (diff.empty()) break;
+    }
+    if (!diff.empty()) return diff;
   }
   return "";
 }
