@@ -25,4 +25,20 @@ TEST(Reference, ReportsTheFirstBadLine) {
   EXPECT_NO_THROW(reference::stations_answer(std::string(100, 'x') + ";1.0"));
 }
 
+TEST(Reference, CarriageReturnAfterAGoodTemperatureIsReportedAtTheCarriageReturn) {
+  auto offset_of_error = [](std::string const& text) {
+    try {
+      reference::stations_answer(text);
+    } catch (reference::bad_input const& e) {
+      return e.byte_offset;
+    }
+    return std::uint64_t{999};
+  };
+  EXPECT_EQ(offset_of_error("a;1.0\r\n"), 5u);     // the '\r'
+  EXPECT_EQ(offset_of_error("a;-99.9\r"), 7u);      // without the '\n' too
+  EXPECT_EQ(offset_of_error("a;1.23\r\n"), 2u);    // a bad temperature first: at the field
+  EXPECT_EQ(offset_of_error("a;\r\n"), 2u);
+  EXPECT_EQ(offset_of_error("a;1.0\r\r\n"), 2u);  // two '\r': not a CR LF line ending
+}
+
 }  // namespace

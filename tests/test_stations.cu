@@ -268,6 +268,28 @@ TEST(StationsErrors, EachRuleIsEnforced) {
   }
 }
 
+TEST(StationsErrors, CrLfLineEndingIsNamedAtTheCarriageReturn) {
+  std::string const text = "a;1.0\nbb;-12.5\r\nc;2.0\r\n";
+  expect_reference_error(text);
+  try {
+    answer(text);
+    FAIL() << "accepted a CR LF line";
+  } catch (rowscan::input_error const& e) {
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_EQ(e.byte_offset(), 6u + 8u);  // "bb;-12.5" is 8 bytes, then the '\r'
+    EXPECT_NE(std::string(e.what()).find("CR LF"), std::string::npos) << e.what();
+  }
+  // A '\r' after a bad temperature is not the only fault: that line is a bad temperature, at the field.
+  expect_reference_error("a;1.23\r\n");
+  try {
+    answer("a;1.23\r\n");
+    FAIL();
+  } catch (rowscan::input_error const& e) {
+    EXPECT_EQ(e.byte_offset(), 2u);
+    EXPECT_NE(std::string(e.what()).find("temperature"), std::string::npos) << e.what();
+  }
+}
+
 TEST(StationsErrors, NameLengthLimit) {
   expect_reference_error(std::string(101, 'n') + ";1.0\n");
   expect_reference_error("ok;1.0\n" + std::string(150, 'n') + "\n");

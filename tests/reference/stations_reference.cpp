@@ -41,7 +41,12 @@ std::string stations_answer(std::string_view text) {
     if (semicolon == std::string::npos || semicolon > 100) throw bad_input(line_number, line_start);
     if (semicolon == 0) throw bad_input(line_number, line_start);
     std::string const value = line.substr(semicolon + 1);
-    if (!std::regex_match(value, temperature)) throw bad_input(line_number, line_start + semicolon + 1);
+    if (!std::regex_match(value, temperature)) {
+      // A good temperature followed by '\r' (a CR LF line ending) is reported at the '\r'.
+      bool const crlf = !value.empty() && value.back() == '\r' &&
+                        std::regex_match(value.substr(0, value.size() - 1), temperature);
+      throw bad_input(line_number, line_start + (crlf ? line.size() - 1 : semicolon + 1));
+    }
 
     std::string digits;
     for (char c : value) {

@@ -32,6 +32,7 @@ enum class row_status : std::uint8_t {
   ok = 0,
   missing_fields,  ///< fewer than 16 '|': a field is missing, or the last is not followed by '|'
   extra_fields,    ///< bytes after the 16th '|'
+  carriage_return, ///< the one byte after the 16th '|' is '\r': a Windows (CR LF) line ending
   bad_suppkey,     ///< l_suppkey is not [0-9]+ within 32 bits
   bad_quantity,    ///< l_quantity is not a whole number within 32 bits
   bad_price,       ///< l_extendedprice is not [0-9]+.[0-9][0-9] within 32 bits of cents
@@ -104,7 +105,8 @@ ROWSCAN_HD parsed_row parse_fields(char const* line, std::uint32_t size, std::ui
   }
   std::uint32_t const last = pipe_at(fields_per_row - 1);
   if (last + 1 != size) {
-    out.status = row_status::extra_fields;
+    bool const crlf = last + 2 == size && line[last + 1] == '\r';
+    out.status = crlf ? row_status::carriage_return : row_status::extra_fields;
     out.error_at = last + 1;
     return out;
   }

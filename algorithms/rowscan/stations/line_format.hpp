@@ -4,6 +4,9 @@
 // other byte belongs to it, taken as-is); the temperature is -99.9..99.9 with exactly one fractional
 // digit: -?[0-9]{1,2}\.[0-9]. It becomes integer tenths; nothing here touches floating point.
 //
+// A line whose only fault is a '\r' before its '\n' gets a status of its own (carriage_return, at the
+// '\r'), so that a file with Windows line endings is named as such instead of as a bad temperature.
+//
 // The checks run in a fixed order that only ever looks at a line's first 101 bytes to place the ';',
 // so a prefix of a too-long line (a chunk of >= 128 bytes without a newline) fails exactly like the
 // whole line would: the device parse, the error report and the scalar reference all agree.
@@ -25,6 +28,7 @@ enum class line_status : std::uint8_t {
   name_too_long,      ///< no ';' within the first 101 bytes
   empty_name,         ///< the line starts with ';'
   bad_temperature,    ///< what follows ';' is not -?[0-9]{1,2}\.[0-9]
+  carriage_return,    ///< a valid temperature followed by '\r': a Windows (CR LF) line ending
 };
 
 /// What a line parses to. key is a 64-bit hash of the name: equal names give equal keys; the
@@ -104,8 +108,11 @@ ROWSCAN_HD inline parsed_line parse_line(char const* line, std::uint32_t size) {
     return out;
   }
   if (!parse_tenths(line + sep + 1, size - sep - 1, out.tenths)) {
-    out.status = line_status::bad_temperature;
-    out.error_at = sep + 1;
+    // Only on this failure path: is the one thing wrong a '\r' before the '\n' (a CR LF file)?
+    std::int16_t ignored = 0;
+    bool const crlf = line[size - 1] == '\r' && parse_tenths(line + sep + 1, size - sep - 2, ignored);
+    out.status = crlf ? line_status::carriage_return : line_status::bad_temperature;
+    out.error_at = crlf ? size - 1 : sep + 1;
     return out;
   }
   out.key = name_hash(line, sep);
