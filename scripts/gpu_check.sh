@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs on a GPU machine over a built `cuda` preset. Logs go to $OUT (default: ./gpu-logs).
-#   scripts/gpu_check.sh [tests] [stations ROWS] [lineitem SF] [benchmarks]
+#   scripts/gpu_check.sh [tests] [stations ROWS] [lineitem SF] [benchmarks] [memcheck] [gather]
 # tests:      the whole CTest suite
 # stations:   `rowscan stations --stats` on generated ROWS-row files with 413 and 10,000 stations
 # lineitem:   `rowscan lineitem --stats` on a generated scale-factor-SF lineitem.tbl
 # benchmarks: every program in build/cuda/benchmarks (Google Benchmark's .so from $BENCHMARK_LIB_DIR)
+# memcheck:   compute-sanitizer memcheck over the device-memory-heavy test suites
+# gather:     the string-gather grid (issue 4) as CSV and a Markdown report
 set -uo pipefail
 out=${OUT:-gpu-logs}
 data=${DATA_DIR:-/tmp}
@@ -20,7 +22,7 @@ fi
 
 run_tests() {
   echo "== tests"
-  ctest --test-dir build/cuda --output-on-failure -j4 2>&1 | tee "$out/ctest.log" | tail -15
+  ctest --test-dir build/cuda --output-on-failure -LE large -j4 --timeout 300 2>&1 | tee "$out/ctest.log" | tail -25
 }
 
 # Whole-process wall time of one command, in seconds (printed on stdout).
@@ -92,12 +94,34 @@ run_benchmarks() {
   done
 }
 
+# compute-sanitizer memcheck over the suites that touch device memory in the most ways.
+run_memcheck() {
+  local filter=${1:-'GatherStrings.*:FindLines.*:ForEachLine.*:Stations.*:StationsErrors.*:Lineitem*'}
+  echo "== compute-sanitizer memcheck: $filter"
+  timeout 400 compute-sanitizer --tool memcheck --error-exitcode 1 build/cuda/tests/rowscan_tests \
+      --gtest_filter="$filter" > "$out/memcheck.log" 2>&1
+  echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -4
+}
+
+# The string-gather grid of cudf's PR (issue 4), as CSV and a Markdown report.
+run_gather() {
+  export LD_LIBRARY_PATH="${BENCHMARK_LIB_DIR:-$PWD/.device-deps/usr/lib/x86_64-linux-gnu}:${LD_LIBRARY_PATH:-}"
+  echo "== string gather grid"
+  timeout 400 build/cuda/benchmarks/rowscan_string_gather_benchmark --benchmark_out="$out/string_gather.csv" \
+      --benchmark_out_format=csv > "$out/string_gather.log" 2>&1
+  echo "gather benchmark exit $?"
+  python3 benchmarks/string_gather_report.py "$out/string_gather.csv" > "$out/string_gather.md" 2>&1
+  tail -40 "$out/string_gather.md"
+}
+
 while [ $# -gt 0 ]; do
   case "$1" in
     tests) run_tests; shift ;;
     stations) run_stations "$2"; shift 2 ;;
     lineitem) run_lineitem "$2"; shift 2 ;;
     benchmarks) run_benchmarks; shift ;;
+    memcheck) run_memcheck; shift ;;
+    gather) run_gather; shift ;;
     *) echo "unknown section $1" >&2; exit 2 ;;
   esac
 done

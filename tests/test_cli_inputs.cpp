@@ -230,7 +230,7 @@ TEST_F(CliInputs, LineLongerThanTheChunkSize) {
 // (io/chunked_reader.cpp, being rewritten with the pipelines) sees a full buffer without '\n' and calls
 // the line longer than the chunk before it looks for the end of the input. With its '\n', the same
 // row fits a chunk one byte larger; without it, it should fit this one.
-TEST_F(CliInputs, DISABLED_LastLineWithoutNewlineThatFillsTheChunkExactly) {
+TEST_F(CliInputs, LastLineWithoutNewlineThatFillsTheChunkExactly) {
   std::string text = row("5", "2", "3.50", std::string(164, 'c'));
   text.pop_back();  // no final '\n'
   ASSERT_EQ(text.size(), 256u);

@@ -41,7 +41,8 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   ROWSCAN_EXPECTS(options_.buffers >= 2, "the reader needs at least two staging buffers");
   struct stat st{};
   off_t const position = ::lseek(fd_, 0, SEEK_CUR);
-  seekable_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && position >= 0;
+  // A regular file of size 0 may still have contents (files in /proc): read those as a stream.
+  seekable_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && position >= 0;
   unsigned threads = 1;
   if (seekable_) {
     base_offset_ = static_cast<std::uint64_t>(position);
@@ -235,8 +236,21 @@ bool chunked_reader::next(text_chunk& chunk) {
     std::uint64_t const offset = carry_offset_;
     holding_ = true;
     ++current_;
-    carry_.clear();
 
+    // The line carried into this block ends at the block's first '\n' (or runs on): it is the only
+    // line that spans blocks, and it must fit max_line like the carry does.
+    std::size_t first_line = total;
+    if (!carry_.empty()) {
+      auto const* first_newline = static_cast<char const*>(std::memchr(block, '\n', state.bytes));
+      first_line = first_newline != nullptr ? static_cast<std::size_t>(first_newline - data) + 1 : total;
+    }
+    if (!carry_.empty() && first_line > options_.max_line) {
+      finished_ = true;
+      carry_.clear();
+      chunk = text_chunk{data, 0, offset, true, data, first_line};
+      return true;
+    }
+    carry_.clear();
     if (last) {  // the input's last line needs no '\n'
       finished_ = true;
       if (total == 0) break;

@@ -116,7 +116,9 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
     ++out.chunks;
     if (chunk.overlong_line) {  // after the chunk's whole lines, which may hold an earlier error
       throw input_error(label, out.rows + 1, chunk.input_offset + chunk.size,
-                        "line longer than " + std::to_string(reading.max_line) + " bytes");
+                        reading.max_line == out.chunk_size
+                            ? "line longer than the chunk size (" + std::to_string(out.chunk_size) + " bytes)"
+                            : "line longer than " + std::to_string(reading.max_line) + " bytes");
     }
   }
   ctx.synchronize();
