@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages rowscan builds with, if any are missing. The CUDA toolkit (for CCCL and,
 # optionally, nvcc) is expected at /usr/local/cuda; the CPU build needs only its headers.
+#   scripts/bootstrap.sh            what the build and the tests need (python3: the docs.snippets_current test)
 set -euo pipefail
-packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev)
+packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
