@@ -1,12 +1,12 @@
 // samples/stations_steps/03_fused.cu: step 3: the same answer in fewer passes. What changed from step 2:
 //
-//   - lines: copy_if of the '\n' positions replaces the count + interval scan of chunk_by; line k is the
-//     text between two adjacent newlines, so no [begin, end) array is written
+//   - lines: count + copy_if of the '\n' positions replace the count + interval scan of chunk_by; line
+//     k is the text between two adjacent newlines, so no [begin, end) array is written
 //   - parse: one transform writes the sort's inputs directly (key, tenths, row, status) through a zip
 //   - sort: the tenths ride along with the rows, so no gather of the parsed lines is needed afterwards
 //   - reduce: the one-reading summaries are made on the fly by a transform_iterator, never stored
 //
-//   copy_if('\n') -> transform(parse line k) -> find_if(bad) -> sort_by_key(key, (tenths, row))
+//   count('\n'), copy_if('\n') -> transform(parse line k) -> find_if(bad) -> sort_by_key(key, (tenths, row))
 //   -> check the keys -> reduce_by_key((key, row), transform_iterator(reading_stats)) -> name begins -> host
 //
 // usage: 03_fused FILE [--repeat R] [--csv] [--expect ANSWER_FILE] [--output FILE] [--print]
@@ -18,6 +18,7 @@
 #include "rowscan/stations/line_format.hpp"
 
 #include <thrust/copy.h>
+#include <thrust/count.h>
 #include <thrust/device_vector.h>
 #include <thrust/find.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -70,11 +71,11 @@ std::vector<station_summary> summarize(thrust::device_vector<char> const& text, 
   auto const policy = ctx.policy();
   char const* const t = text.data().get();
   // [docs:fused]
-  // 1. The positions of the newlines (room for the worst case, one per byte).
-  thrust::device_vector<std::uint32_t> newlines(text.size());
+  // 1. The positions of the newlines: count them, then copy_if keeps them.
+  auto const m = static_cast<std::size_t>(thrust::count(policy, t, t + text.size(), '\n'));
+  thrust::device_vector<std::uint32_t> newlines(m);
   auto const positions = thrust::counting_iterator<std::uint32_t>(0);
-  auto const newlines_end = thrust::copy_if(policy, positions, positions + text.size(), t, newlines.begin(), is_newline{});
-  auto const m = static_cast<std::size_t>(newlines_end - newlines.begin());
+  thrust::copy_if(policy, positions, positions + text.size(), t, newlines.begin(), is_newline{});
   std::uint32_t const* const newline = newlines.data().get();
   show("1. copy_if: the positions of the newlines");  // [docs:hide]
   show("newlines", newlines, m);                      // [docs:hide]
