@@ -1,7 +1,7 @@
 // samples/stations_steps/02_composed.cu: step 2: the pipeline as separate Thrust steps. Every step
 // writes its result to its own device_vector, named after what it holds:
 //
-//   find_lines (chunk_by) -> transform(parse) -> find_if(bad line) -> transform(key), sequence(row)
+//   chunk_by(same_line) -> transform(parse) -> find_if(bad line) -> transform(key), sequence(row)
 //   -> sort_by_key(key, row) -> gather(parsed, by row) -> transform(reading_stats) -> check the keys
 //   -> reduce_by_key((key, row), merge_stats) -> transform(where the group's name begins) -> host
 //
@@ -13,8 +13,8 @@
 
 #include "../common/sample.hpp"
 
+#include "rowscan/chunk_by.hpp"
 #include "rowscan/records.hpp"
-#include "rowscan/stations/line_format.hpp"
 
 #include <thrust/device_vector.h>
 #include <thrust/find.h>
@@ -32,21 +32,20 @@
 namespace {
 
 using rowscan::record_range;
-using rowscan::stations::line_status;
 using rowscan::stations::merge_stats;
-using rowscan::stations::parsed_line;
 using rowscan::stations::station_stats;
+using samples::steps::parsed_line;
 using samples::steps::station_summary;
 
-/// A line (with its '\n') parsed into its name's hash, its tenths, its name's size and a status.
+/// A line (with its '\n') parsed into its name's key and its tenths.
 struct parse_line_at {
   char const* text;
   ROWSCAN_HD parsed_line operator()(record_range r) const {
-    return rowscan::stations::parse_line(text + r.begin, r.size() - 1);
+    return samples::steps::parse_line(text + r.begin, r.size() - 1);
   }
 };
 struct is_bad {
-  ROWSCAN_HD bool operator()(parsed_line const& p) const { return p.status != line_status::ok; }
+  ROWSCAN_HD bool operator()(parsed_line const& p) const { return !p.ok; }
 };
 struct key_of {
   ROWSCAN_HD std::uint64_t operator()(parsed_line const& p) const { return p.key; }
@@ -67,9 +66,10 @@ std::vector<station_summary> summarize(thrust::device_vector<char> const& text, 
   char const* const t = text.data().get();
   // [docs:composed]
   // 1. Lines: the [begin, end) of every line, by chunk_by (a count, then the interval scan).
-  thrust::device_vector<record_range> lines;
-  rowscan::find_lines(t, text.size(), lines, ctx);
-  std::size_t const m = lines.size();
+  char const* const end = t + text.size();
+  std::size_t const m = rowscan::count_chunks<std::uint32_t>(t, end, rowscan::same_line{}, ctx);
+  thrust::device_vector<record_range> lines(m);
+  rowscan::chunk_by_counted(t, end, rowscan::same_line{}, lines.data().get(), m, ctx);
 
   // 2. Parse each line; stop at the first bad one.
   thrust::device_vector<parsed_line> parsed(m);

@@ -2,7 +2,7 @@
 //
 //   - lines: count + copy_if of the '\n' positions replace the count + interval scan of chunk_by; line
 //     k is the text between two adjacent newlines, so no [begin, end) array is written
-//   - parse: one transform writes the sort's inputs directly (key, tenths, row, status) through a zip
+//   - parse: one transform writes the sort's inputs directly (key, tenths, row, ok) through a zip
 //   - sort: the tenths ride along with the rows, so no gather of the parsed lines is needed afterwards
 //   - reduce: the one-reading summaries are made on the fly by a transform_iterator, never stored
 //
@@ -14,8 +14,6 @@
 #include "steps_device.hpp"
 
 #include "../common/sample.hpp"
-
-#include "rowscan/stations/line_format.hpp"
 
 #include <thrust/copy.h>
 #include <thrust/count.h>
@@ -35,7 +33,6 @@
 
 namespace {
 
-using rowscan::stations::line_status;
 using rowscan::stations::merge_stats;
 using rowscan::stations::reading_stats;
 using rowscan::stations::station_stats;
@@ -52,18 +49,18 @@ struct line_begin {
   ROWSCAN_HD std::uint32_t operator()(std::uint32_t k) const { return k == 0 ? 0 : newlines[k - 1] + 1; }
 };
 
-/// Parses line k into the sort's inputs: (name key, tenths, row k, status).
+/// Parses line k into the sort's inputs: (name key, tenths, row k, ok).
 struct parse_line_k {
   char const* text;
   std::uint32_t const* newlines;
   ROWSCAN_HD thrust::tuple<std::uint64_t, std::int16_t, std::uint32_t, std::uint8_t> operator()(std::uint32_t k) const {
     std::uint32_t const begin = line_begin{newlines}(k);
-    auto const p = rowscan::stations::parse_line(text + begin, newlines[k] - begin);
-    return {p.key, p.tenths, k, static_cast<std::uint8_t>(p.status)};
+    auto const p = samples::steps::parse_line(text + begin, newlines[k] - begin);
+    return {p.key, p.tenths, k, static_cast<std::uint8_t>(p.ok)};
   }
 };
 struct is_bad {
-  ROWSCAN_HD bool operator()(std::uint8_t status) const { return status != static_cast<std::uint8_t>(line_status::ok); }
+  ROWSCAN_HD bool operator()(std::uint8_t ok) const { return ok == 0; }
 };
 
 std::vector<station_summary> summarize(thrust::device_vector<char> const& text, std::string const& host_text,
@@ -84,17 +81,17 @@ std::vector<station_summary> summarize(thrust::device_vector<char> const& text, 
   thrust::device_vector<std::uint64_t> keys(m);
   thrust::device_vector<std::int16_t> tenths(m);
   thrust::device_vector<std::uint32_t> rows(m);
-  thrust::device_vector<std::uint8_t> status(m);
+  thrust::device_vector<std::uint8_t> ok(m);
   thrust::transform(policy, positions, positions + m,
-                    thrust::make_zip_iterator(keys.begin(), tenths.begin(), rows.begin(), status.begin()),
+                    thrust::make_zip_iterator(keys.begin(), tenths.begin(), rows.begin(), ok.begin()),
                     parse_line_k{t, newline});
-  auto const bad = thrust::find_if(policy, status.begin(), status.end(), is_bad{});
-  if (bad != status.end()) throw rowscan::error("line " + std::to_string(bad - status.begin() + 1) + " is bad");
+  auto const bad = thrust::find_if(policy, ok.begin(), ok.end(), is_bad{});
+  if (bad != ok.end()) throw rowscan::error("line " + std::to_string(bad - ok.begin() + 1) + " is bad");
   show("2. transform: each line parsed");  // [docs:hide]
   show("keys", keys, m);                   // [docs:hide]
   show("tenths", tenths, m);               // [docs:hide]
   show("rows", rows, m);                   // [docs:hide]
-  show("status", status, m);               // [docs:hide]
+  show("ok", ok, m);                       // [docs:hide]
 
   // 3. Sort by key; each line's tenths and row travel with it.
   thrust::sort_by_key(policy, keys.begin(), keys.end(), thrust::make_zip_iterator(tenths.begin(), rows.begin()));

@@ -1,10 +1,11 @@
-// samples/stations_steps/steps_device.hpp: the device-side pieces steps 02 and 03 share: the check that
-// a 64-bit key stands for one name, the answer's trip to the host, and --print's tracer.
+// samples/stations_steps/steps_device.hpp: the device-side pieces steps 02 and 03 share: parsing a line,
+// the check that a 64-bit key stands for one name, the answer's trip to the host, and --print's tracer.
 #pragma once
 
 #include "steps_common.hpp"
 
 #include "rowscan/context.hpp"
+#include "rowscan/stations/line_format.hpp"
 #include "rowscan/stations/stats.hpp"
 
 #include <thrust/count.h>
@@ -22,6 +23,35 @@
 namespace samples::steps {
 
 using rowscan::stations::station_stats;
+
+/// A line, parsed: the name's key, the temperature in tenths, and whether the line is
+/// `name;temperature` at all (rowscan stations says what is wrong and where; the steps just stop).
+struct parsed_line {
+  std::uint64_t key;
+  std::int16_t tenths;
+  bool ok;
+};
+
+/// FNV-1a, 64-bit: a byte-at-a-time hash of the name, the same on every backend.
+ROWSCAN_HD inline std::uint64_t fnv1a(char const* bytes, std::uint32_t size) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::uint32_t i = 0; i < size; ++i) {
+    h ^= static_cast<unsigned char>(bytes[i]);
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+/// Parses one line given without its '\n': a name of 1 to 100 bytes, ';', then -?[0-9]{1,2}.[0-9]
+/// (rowscan's parse_tenths). The steps' own parser, so their keys stay put when rowscan's hash changes.
+ROWSCAN_HD inline parsed_line parse_line(char const* line, std::uint32_t size) {
+  std::uint32_t name_size = 0;
+  while (name_size < size && line[name_size] != ';') ++name_size;
+  parsed_line p{fnv1a(line, name_size), 0, false};
+  p.ok = name_size > 0 && name_size <= 100 && name_size < size &&
+         rowscan::stations::parse_tenths(line + name_size + 1, size - name_size - 1, p.tenths);
+  return p;
+}
 
 /// reduce_by_key's key equality for (key, row) pairs: rows with equal keys form one group.
 struct same_key {
