@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages rowscan builds with, if any are missing. The CUDA toolkit (for CCCL and,
 # optionally, nvcc) is expected at /usr/local/cuda; the CPU build needs only its headers.
+#   scripts/bootstrap.sh            what the build and the tests need (python3: the docs.snippets_current test)
+#   scripts/bootstrap.sh --charts   also gnuplot-nox, for scripts/charts.sh (not needed by CI)
 set -euo pipefail
-packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev)
+packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev python3)
+if [ "${1:-}" = "--charts" ]; then
+  packages+=(gnuplot-nox)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

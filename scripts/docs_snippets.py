@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Keeps the code and the numbers quoted in docs/*.md equal to their sources.
+
+Two kinds of blocks in a Markdown file are rewritten from the repository:
+
+  <!-- snippet: samples/chunk_by/chunk_by_three_ways.cu#interval-scan -->
+  ...anything: replaced by a fenced code block...
+  <!-- /snippet -->
+
+quotes the lines of that source between the markers `// [docs:interval-scan]` and `// [docs:end]`
+(`#` comments work too); a PATH without `#NAME` quotes the whole file (for example a sample's expected
+output, which CTest checks the sample still prints). Marker lines inside a quote are dropped, and so are lines that carry
+`[docs:hide]` (tracing for --print); the quote is dedented.
+
+  <!-- csv-table: docs/data/reduction_ladder-h100.csv -->
+  ...anything: replaced by a Markdown table...
+  <!-- /csv-table -->
+
+renders a CSV file in the samples' --csv format (sample,device,variant,items,bytes,ms,gb_per_s) as a
+table; a file that does not exist yet renders as a line saying so.
+
+usage: scripts/docs_snippets.py [--check] [FILE.md ...]   (default: every docs/*.md)
+  --check  change nothing; exit 1 if some block is stale (CTest runs this: docs.snippets_current)
+Standard library only.
+"""
+
+import csv
+import pathlib
+import re
+import sys
+import textwrap
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BLOCK = re.compile(
+    r"(?P<open><!-- (?P<kind>snippet|csv-table): (?P<arg>[^ ]+) -->\n)(?P<body>.*?)(?P<close><!-- /(?P=kind) -->)",
+    re.S,
+)
+START = re.compile(r"^\s*(?://|#)\s*\[docs:(?P<name>[\w.-]+)\]\s*$")
+LANGUAGES = {".cu": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".cuh": "cpp", ".h": "cpp", ".sh": "sh", ".py": "python",
+             ".cmake": "cmake", ".txt": "text", ".out": "text", ".csv": "text"}
+
+
+class DocsError(Exception):
+    pass
+
+
+def quote(arg):
+    """The fenced code block for `path#name`."""
+    path, _, name = arg.partition("#")
+    source = ROOT / path
+    if not source.is_file():
+        raise DocsError(f"snippet '{arg}': no file {path}")
+    language = "cmake" if source.name == "CMakeLists.txt" else LANGUAGES.get(source.suffix, "")
+    lines = source.read_text(encoding="utf-8").splitlines()
+    if not name:
+        return f"```{language}\n" + "\n".join(lines) + "\n```\n"
+    starts = [i for i, line in enumerate(lines) if (m := START.match(line)) and m["name"] == name]
+    if len(starts) != 1:
+        raise DocsError(f"snippet '{arg}': {len(starts)} '[docs:{name}]' markers in {path}, expected 1")
+    body = []
+    for line in lines[starts[0] + 1:]:
+        marker = START.match(line)
+        if marker and marker["name"] == "end":
+            break
+        if not marker and "[docs:hide]" not in line:
+            body.append(line)
+    else:
+        raise DocsError(f"snippet '{arg}': no '[docs:end]' after '[docs:{name}]' in {path}")
+    code = textwrap.dedent("\n".join(body)).strip("\n")
+    return f"```{language}\n{code}\n```\n"
+
+
+def number(text, digits):
+    value = float(text)
+    return f"{value:,.{digits}f}"
+
+
+def table(arg):
+    """The Markdown table of a CSV file in the samples' format."""
+    path = ROOT / arg
+    if not path.is_file():
+        return f"_Not measured yet: `{arg}` does not exist (TBD (H100))._\n"
+    rows = []
+    with path.open(newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            if row.get("sample") == "sample":  # the header of a concatenated second file
+                continue
+            rows.append(row)
+    if not rows:
+        raise DocsError(f"csv-table '{arg}': no rows")
+    out = ["| device | variant | items | MB read | ms | GB/s |", "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        mb = number(str(int(r["bytes"]) / 1e6), 1)
+        out.append(f"| {r['device']} | `{r['variant']}` | {int(r['items']):,} | {mb} | "
+                   f"{number(r['ms'], 3)} | {number(r['gb_per_s'], 2)} |")
+    return "\n".join(out) + "\n"
+
+
+def render(text):
+    def replace(m):
+        body = quote(m["arg"]) if m["kind"] == "snippet" else table(m["arg"])
+        return m["open"] + body + m["close"]
+
+    return BLOCK.sub(replace, text)
+
+
+def main(argv):
+    check = "--check" in argv
+    files = [pathlib.Path(a) for a in argv if a != "--check"] or sorted((ROOT / "docs").glob("*.md"))
+    stale = []
+    try:
+        for doc in files:
+            old = doc.read_text(encoding="utf-8")
+            new = render(old)
+            if new != old:
+                stale.append(doc)
+                if not check:
+                    doc.write_text(new, encoding="utf-8")
+    except DocsError as e:
+        print(f"docs_snippets: error: {e}", file=sys.stderr)
+        return 2
+    for doc in stale:
+        rel = doc.resolve().relative_to(ROOT) if doc.resolve().is_relative_to(ROOT) else doc
+        print(f"docs_snippets: {'stale' if check else 'updated'}: {rel}")
+    if check and stale:
+        print("docs_snippets: run scripts/docs_snippets.py to update the quotes", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

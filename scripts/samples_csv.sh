@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs every timed sample with --csv on a built tree and writes one CSV per sample, named for docs/data/:
+#
+#   scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR]      -> OUT_DIR/SAMPLE-LABEL.csv (OUT_DIR: $OUT)
+#
+#   on a GPU machine:   scripts/samples_csv.sh build/cuda h100 "$OUT"
+#   then, in the repo:  cp OUT_DIR/*.csv docs/data/ && scripts/charts.sh && scripts/docs_snippets.py
+#
+# Each sample checks its results before it times them (it exits 1, and so does this script, on a
+# mismatch); the device steps of the 1BRC pipeline are checked against the std::map step's answer.
+# The defaults suit one GPU with 40 GB or more; the variables below shrink them (the CPU numbers in
+# docs/data were taken with REDUCTION_SIZE=67108864 CHUNK_BY_SIZE=33554432 STATION_ROWS=1000000 REPEAT=5).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=${1:?usage: scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR]}
+label=${2:?usage: scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR]}
+out=${3:-${OUT:?give OUT_DIR or set OUT}}
+reduction_size=${REDUCTION_SIZE:-268435456}   # 1 GiB of uint32 digits
+chunk_by_size=${CHUNK_BY_SIZE:-1073741824}    # 1 GiB of text, about 67 million lines
+station_rows=${STATION_ROWS:-100000000}       # about 2.2 GB of measurements, 413 stations
+repeat=${REPEAT:-10}
+data=${DATA_DIR:-/tmp}
+mkdir -p "$out"
+
+echo "== reduction_ladder, $reduction_size values" >&2
+"$build/samples/reduction_ladder" --size "$reduction_size" --repeat "$repeat" --csv \
+  > "$out/reduction_ladder-$label.csv"
+
+echo "== chunk_by_three_ways, $chunk_by_size bytes" >&2
+"$build/samples/chunk_by_three_ways" --size "$chunk_by_size" --repeat "$repeat" --csv \
+  > "$out/chunk_by_three_ways-$label.csv"
+
+input="$data/samples-measurements-$station_rows.txt"
+answer="$data/samples-measurements-$station_rows.answer"
+echo "== stations_steps, $station_rows rows" >&2
+"$build/app/rowscan" generate measurements --rows "$station_rows" --stations 413 --seed 7 -o "$input"
+"$build/samples/stations_01_naive" "$input" --repeat 1 --csv --output "$answer" > "$out/stations_steps-$label.csv"
+for step in 02_composed 03_fused; do
+  "$build/samples/stations_$step" "$input" --repeat "$repeat" --csv --expect "$answer" | tail -n +2 \
+    >> "$out/stations_steps-$label.csv"
+done
+rm -f "$input" "$answer"
+
+ls -l "$out"/*-"$label".csv >&2
