@@ -38,8 +38,10 @@ command -v "$cxx" >/dev/null 2>&1 || unavailable "no $cxx on PATH"
 probe_dir="$(mktemp -d)"
 trap 'rm -rf "$probe_dir"' EXIT
 printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$probe_dir/p.cpp"
-"$cxx" -fsanitize=fuzzer,address,undefined "$probe_dir/p.cpp" -o "$probe_dir/p" >/dev/null 2>&1 ||
-  unavailable "$cxx cannot link a libFuzzer target (-fsanitize=fuzzer,address,undefined)"
+printf 'fun:none\n' >"$probe_dir/ignore.txt"
+"$cxx" -fsanitize=fuzzer,address,undefined -fsanitize-coverage-ignorelist="$probe_dir/ignore.txt" "$probe_dir/p.cpp" \
+  -o "$probe_dir/p" >/dev/null 2>&1 ||
+  unavailable "$cxx cannot link a libFuzzer target (-fsanitize=fuzzer,address,undefined; clang 13 or newer)"
 printf '#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n' >"$probe_dir/omp.cpp"
 "$cxx" -fopenmp "$probe_dir/omp.cpp" -o "$probe_dir/omp" >/dev/null 2>&1 ||
   unavailable "$cxx cannot build OpenMP code, which rowscan's generator uses (Debian: libomp-dev)"
