@@ -10,6 +10,7 @@
 //   ROWSCAN_BENCH_ROWS   rows of the query's columns (default 600,000,000 under CUDA, 10,000,000 on CPU)
 //   ROWSCAN_BENCH_SCALE  scale factor of the loaded .tbl (default 1 under CUDA, 0.05 on CPU)
 //   TMPDIR               where the .tbl is written (default /tmp); it is removed at exit
+#include "timing.hpp"
 #include "rowscan/config.hpp"
 #include "rowscan/context.hpp"
 #include "rowscan/generate/lineitem.hpp"
@@ -32,12 +33,10 @@
 
 namespace {
 
-using rowscan::lineitem::column_store;
+using rowscan::bench::env_number;
+using rowscan::bench::timed_seconds;
 
-double env_number(char const* name, double fallback) {
-  char const* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? std::atof(value) : fallback;
-}
+using rowscan::lineitem::column_store;
 
 #if ROWSCAN_HAS_CUB
 constexpr double default_rows = 6e8;  // dbgen's SF 100: 7.2 GB of columns
@@ -46,29 +45,6 @@ constexpr double default_scale = 1;
 constexpr double default_rows = 1e7;
 constexpr double default_scale = 0.05;
 #endif
-
-/// Times one call of f: CUDA events on the default stream under CUDA, steady_clock elsewhere.
-template <class F>
-double timed_seconds(F&& f) {
-#if ROWSCAN_HAS_CUB
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  cudaEventRecord(start);
-  f();
-  cudaEventRecord(stop);
-  cudaEventSynchronize(stop);
-  float ms = 0;
-  cudaEventElapsedTime(&ms, start, stop);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms / 1e3;
-#else
-  auto const start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-#endif
-}
 
 /// Row i of a synthetic lineitem with SF x 10,000 suppliers: TPC-H's domains from a hash of i.
 struct synthetic_row {

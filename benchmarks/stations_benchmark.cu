@@ -10,6 +10,7 @@
 // an untimed warm-up pass, which also teaches the accumulator every station (the fast path's dictionary).
 //   ROWSCAN_BENCH_FILE   measurements file to load (default: generated, 2e8 rows under CUDA, 2e6 on CPU)
 //   ROWSCAN_BENCH_ROWS   rows to generate when no file is given
+#include "timing.hpp"
 #include "rowscan/config.hpp"
 #include "rowscan/context.hpp"
 #include "rowscan/generate/measurements.hpp"
@@ -34,6 +35,9 @@
 
 namespace {
 
+using rowscan::bench::env_number;
+using rowscan::bench::timed_seconds;
+
 constexpr double copy_ceiling_gb_per_s = 3031;  // measured device-to-device copy on the H100
 
 #if ROWSCAN_HAS_CUB
@@ -41,33 +45,6 @@ constexpr double default_rows = 2e8;
 #else
 constexpr double default_rows = 2e6;
 #endif
-
-double env_number(char const* name, double fallback) {
-  char const* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? std::atof(value) : fallback;
-}
-
-template <class F>
-double timed_seconds(F&& f) {
-#if ROWSCAN_HAS_CUB
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  cudaEventRecord(start);
-  f();
-  cudaEventRecord(stop);
-  cudaEventSynchronize(stop);
-  float ms = 0;
-  cudaEventElapsedTime(&ms, start, stop);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms / 1e3;
-#else
-  auto const start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-#endif
-}
 
 /// The whole input in device memory, and where each chunk of whole lines lies in it.
 struct resident_text {

@@ -29,6 +29,7 @@
 //   ROWSCAN_BENCH_MAX_BYTES   skip cells whose source + output + arrays exceed this (default 70e9 under
 //                             CUDA, 2e9 on the CPU)
 // For a table: --benchmark_format=csv (or --benchmark_out=FILE --benchmark_out_format=csv).
+#include "timing.hpp"
 #include "rowscan/config.hpp"
 #include "rowscan/context.hpp"
 #include "rowscan/device_buffer.hpp"
@@ -56,12 +57,10 @@
 
 namespace {
 
-using rowscan::gather_strategy;
+using rowscan::bench::env_number;
+using rowscan::bench::timed_seconds;
 
-double env_number(char const* name, double fallback) {
-  char const* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? std::atof(value) : fallback;
-}
+using rowscan::gather_strategy;
 
 std::vector<std::int64_t> env_list(char const* name, std::vector<std::int64_t> fallback) {
   char const* value = std::getenv(name);
@@ -70,29 +69,6 @@ std::vector<std::int64_t> env_list(char const* name, std::vector<std::int64_t> f
   std::stringstream in(value);
   for (std::string item; std::getline(in, item, ',');) list.push_back(std::atoll(item.c_str()));
   return list;
-}
-
-/// Times one call of f: CUDA events on the default stream under CUDA, steady_clock elsewhere.
-template <class F>
-double timed_seconds(F&& f) {
-#if ROWSCAN_HAS_CUB
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  cudaEventRecord(start);
-  f();
-  cudaEventRecord(stop);
-  cudaEventSynchronize(stop);
-  float ms = 0;
-  cudaEventElapsedTime(&ms, start, stop);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms / 1e3;
-#else
-  auto const start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-#endif
 }
 
 ROWSCAN_HD inline std::uint64_t splitmix64(std::uint64_t z) {

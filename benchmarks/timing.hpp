@@ -1,0 +1,40 @@
+// benchmarks/timing.hpp: what every rowscan benchmark shares.
+#pragma once
+
+#include "rowscan/config.hpp"
+
+#include <chrono>
+#include <cstdlib>
+
+namespace rowscan::bench {
+
+/// Times one call of f: CUDA events on the default stream under CUDA, steady_clock elsewhere.
+template <class F>
+double timed_seconds(F&& f) {
+#if ROWSCAN_HAS_CUB
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  f();
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms / 1e3;
+#else
+  auto const start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+#endif
+}
+
+/// A number from the environment, or fallback when it is unset or empty.
+inline double env_number(char const* name, double fallback) {
+  char const* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? std::atof(value) : fallback;
+}
+
+}  // namespace rowscan::bench
