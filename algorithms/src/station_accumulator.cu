@@ -87,9 +87,18 @@ std::size_t station_accumulator::add(char const* text, std::size_t size, chunk_p
   if (size == 0) return 0;
   std::size_t lines = 0;
   bool const dictionary_usable = running_.size() > 0 && running_.size() <= max_dictionary_size;
-  if (dictionary_usable && add_fast(text, size, lines, times, clock)) {
-    ++fast_chunks_;
-    return lines;
+  if (dictionary_usable && skip_fast_ == 0) {
+    if (add_fast(text, size, lines, times, clock)) {
+      ++fast_chunks_;
+      fast_backoff_ = 1;
+      return lines;
+    }
+    // New stations keep arriving (small chunks of a long station list): try the fast path again only
+    // after 1, 2, 4 ... 64 general chunks, so the dictionary is not rebuilt for every chunk.
+    fast_backoff_ = std::min<std::size_t>(2 * fast_backoff_, 64);
+    skip_fast_ = fast_backoff_ / 2;
+  } else if (skip_fast_ > 0) {
+    --skip_fast_;
   }
   lines = add_general(text, size, where);
   clock.lap(times.general);

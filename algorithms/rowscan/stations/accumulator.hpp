@@ -99,6 +99,8 @@ class station_accumulator {
   thrust::device_vector<std::uint8_t> name_sizes_;
   thrust::device_vector<std::uint8_t> statuses_;
 
+  std::size_t skip_fast_ = 0;     // general chunks to go before the fast path is tried again
+  std::size_t fast_backoff_ = 1;  // doubles with every fast attempt that fails
   std::size_t fast_chunks_ = 0;
   std::size_t general_chunks_ = 0;
 };
