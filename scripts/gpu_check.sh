@@ -58,8 +58,9 @@ run_stations() {
     echo "== stations $stations with --stats again (after the timed runs)"
     $exe stations --stats "$file" 2>&1 > /dev/null | tee -a "$out/stations-$stations.log"
     head -c 300 "$out/answer-$stations.txt"; echo
-    echo "== stations $stations: pinned ring from cudaHostAlloc instead of registered huge pages"
-    ROWSCAN_PINNED=alloc $exe stations --stats "$file" 2>&1 > /dev/null | grep -E "reader setup|total"
+    echo "== stations $stations: 5 timed runs with the pinned ring from cudaHostAlloc instead of registered huge pages"
+    for run in 1 2 3 4 5; do wall_seconds env ROWSCAN_PINNED=alloc timeout 150 $exe stations "$file"; done > "$out/times-alloc-$stations.txt"
+    echo "median $(median < "$out/times-alloc-$stations.txt") s with ROWSCAN_PINNED=alloc" | tee -a "$out/summary.txt"
     echo "== stations $stations with 16 MiB chunks and 4 reader threads (must give the same answer)"
     $exe stations --threads 4 --chunk-size 16777216 "$file" | cmp - "$out/answer-$stations.txt" && echo "same answer"
     if [ -x build/cuda/benchmarks/rowscan_stations_benchmark ]; then
