@@ -68,6 +68,7 @@ reader_options options_of(std::size_t block, std::size_t max_line, unsigned thre
   o.max_line = max_line;
   o.threads = threads;
   o.buffers = buffers;
+  o.min_threaded_block = 0;  // reader threads even for tiny blocks: these tests are about them
   return o;
 }
 
@@ -87,6 +88,17 @@ TEST(ChunkedReader, FilesArriveWholeForEveryBlockSizeAndThreadCount) {
         }
       }
     }
+  }
+}
+
+TEST(ChunkedReader, SmallBlocksAreReadInlineAlike) {
+  std::string const text = random_lines(8, 50000, 60, false);
+  for (std::size_t block : {std::size_t{5}, std::size_t{100}, std::size_t{4096}}) {
+    SCOPED_TRACE("seed=8 block=" + std::to_string(block));
+    reader_options o = options_of(block, 64, 4, 3);
+    o.min_threaded_block = std::size_t{64} << 10;  // the default: these blocks are read by next() itself
+    support::temp_input input(text);
+    EXPECT_EQ(read_all(input.fd(), o).text, text);
   }
 }
 

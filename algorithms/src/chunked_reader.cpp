@@ -73,6 +73,14 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   }
   carry_.reserve(options_.max_line);
   if (seekable_ && block_count_ == 0) return;  // an empty file: nothing to read
+  inline_reads_ = options_.block_size < options_.min_threaded_block;
+  if (inline_reads_) {
+    for (unsigned i = 0; i < options_.buffers; ++i) {
+      buffers_[i].reset(static_cast<char*>(allocate_pinned(slack_ + options_.block_size)));
+    }
+    allocated_ = options_.buffers;
+    return;
+  }
   // Pinning memory is slow (tens of ms per 64 MiB): reading starts as soon as the first buffer is
   // there, and the others are allocated behind it.
   buffers_[0].reset(static_cast<char*>(allocate_pinned(slack_ + options_.block_size)));
@@ -218,6 +226,16 @@ bool chunked_reader::next(text_chunk& chunk) {
   while (!finished_) {
     if (seekable_ && current_ >= block_count_) break;
 
+    if (inline_reads_ && !stream_ended_) {
+      block_state& slot = states_[current_ % options_.buffers];
+      if (seekable_) {
+        for (std::size_t slice = 0; slice < slices_per_block_; ++slice) read_slice(current_, slice);
+      } else {
+        read_stream_block(current_);
+        stream_ended_ = slot.end_of_input;
+      }
+      slot.slices_left = 0;
+    }
     block_state state;
     {
       auto const wait_start = std::chrono::steady_clock::now();

@@ -40,6 +40,9 @@ struct reader_options {
   std::size_t max_line = 4096;                      ///< the longest line carried from one block to the next
   unsigned threads = 0;                             ///< pread threads for a regular file; 0: up to 16
   unsigned buffers = 4;                             ///< staging blocks in the ring (at least 2)
+  /// Blocks smaller than this are read by the caller's thread inside next(): handing a tiny block from
+  /// thread to thread costs more than reading it (and much more on an oversubscribed machine).
+  std::size_t min_threaded_block = std::size_t{64} << 10;
 };
 
 /// Reads a file descriptor (a file, a pipe) in chunks of whole lines, with reader threads ahead of the caller.
@@ -80,6 +83,7 @@ class chunked_reader {
   std::size_t slice_size_ = 0;
   std::size_t slices_per_block_ = 1;
   std::size_t slack_ = 0;          ///< room before each block for the carried line
+  bool inline_reads_ = false;      ///< small blocks: next() reads them itself (hand-offs would cost more)
 
   std::vector<std::unique_ptr<char[], pinned_deleter>> buffers_;
   std::vector<block_state> states_;
@@ -100,6 +104,7 @@ class chunked_reader {
   std::uint64_t current_ = 0;        ///< the next block to hand out
   bool holding_ = false;             ///< a block is handed out and not yet released
   bool finished_ = false;
+  bool stream_ended_ = false;        ///< inline reads: the stream's last block has been read
   std::vector<char> carry_;          ///< the unfinished line after the last handed-out '\n'
   std::uint64_t carry_offset_ = 0;   ///< input offset of carry_[0]
   double wait_seconds_ = 0;
