@@ -7,17 +7,16 @@
 #include "rowscan/generate/lineitem.hpp"
 #include "rowscan/generate/random.hpp"
 
-#include <omp.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <future>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -260,42 +259,15 @@ std::uint64_t write_lineitem(int fd, lineitem_options const& options) {
   tables const t{lineitem_table_sizes(options.scale), make_dates(), make_comment_text(options.seed, comment_text_bytes)};
 
   std::uint64_t const blocks = (t.sizes.orders + orders_per_block - 1) / orders_per_block;
-  // Two blocks per thread per batch: enough for dynamic balancing, while memory stays bounded.
-  std::size_t const batch = 2 * static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
-  std::size_t const buffers_per_set = static_cast<std::size_t>(std::min<std::uint64_t>(batch, blocks));
-  // Two buffer sets: one batch is written by a helper thread while the next is generated.
-  std::array<std::vector<std::vector<char>>, 2> buffers{std::vector<std::vector<char>>(buffers_per_set),
-                                                        std::vector<std::vector<char>>(buffers_per_set)};
-  std::array<std::vector<std::size_t>, 2> used{std::vector<std::size_t>(buffers_per_set),
-                                               std::vector<std::size_t>(buffers_per_set)};
-  std::future<void> writing;  // declared after the buffers, so unwinding waits for it before freeing them
-  std::uint64_t rows = 0;
-
-  for (std::uint64_t first = 0, set = 0; first < blocks; first += batch, set ^= 1) {
-    auto const in_batch = static_cast<std::size_t>(std::min<std::uint64_t>(batch, blocks - first));
-    std::vector<std::vector<char>>& block_buffers = buffers[set];
-    std::vector<std::size_t>& block_used = used[set];
-    std::exception_ptr failure;  // exceptions must not escape an OpenMP region
-    std::uint64_t batch_rows = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : batch_rows)
-    for (std::size_t k = 0; k < in_batch; ++k) {
-      try {
-        auto const [bytes, block_rows] = fill_block(first + k, options.seed, t, block_buffers[k]);
-        block_used[k] = bytes;
-        batch_rows += block_rows;
-      } catch (...) {
-#pragma omp critical(rowscan_generate_lineitem_failure)
-        failure = std::current_exception();
-      }
-    }
-    if (failure) std::rethrow_exception(failure);
-    rows += batch_rows;
-    if (writing.valid()) writing.get();  // the previous batch is out (or its error is thrown here)
-    writing = std::async(std::launch::async, [fd, in_batch, &block_buffers, &block_used] {
-      for (std::size_t k = 0; k < in_batch; ++k) io::write_all(fd, block_buffers[k].data(), block_used[k], "write_lineitem");
-    });
-  }
-  if (writing.valid()) writing.get();
+  std::atomic<std::uint64_t> rows{0};  // a sum of per-block counts: the same for any thread count
+  io::write_blocks(
+      fd, blocks,
+      [&](std::uint64_t block, std::vector<char>& buffer) {
+        auto const [bytes, block_rows] = fill_block(block, options.seed, t, buffer);
+        rows += block_rows;
+        return bytes;
+      },
+      "write_lineitem");
   return rows;
 }
 

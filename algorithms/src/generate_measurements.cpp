@@ -6,7 +6,6 @@
 #include "rowscan/generate/measurements.hpp"
 #include "rowscan/generate/random.hpp"
 
-#include <omp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,7 +15,6 @@
 #include <cstddef>
 #include <cstring>
 #include <exception>
-#include <future>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -398,39 +396,13 @@ void write_measurements(int fd, measurements_options const& options) {
   temperature_table const temperatures;
 
   std::uint64_t const blocks = (options.rows + rows_per_block - 1) / rows_per_block;
-  // Two blocks per thread per batch: enough for dynamic balancing, while memory stays bounded.
-  std::size_t const batch = 2 * static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
-  std::size_t const buffers_per_set = static_cast<std::size_t>(std::min<std::uint64_t>(batch, blocks));
-  // Two buffer sets: one batch is written by a helper thread while the next is generated.
-  std::array<std::vector<std::vector<char>>, 2> buffers{std::vector<std::vector<char>>(buffers_per_set),
-                                                        std::vector<std::vector<char>>(buffers_per_set)};
-  std::array<std::vector<std::size_t>, 2> used{std::vector<std::size_t>(buffers_per_set),
-                                               std::vector<std::size_t>(buffers_per_set)};
-  std::future<void> writing;  // declared after the buffers, so unwinding waits for it before freeing them
-
-  for (std::uint64_t first = 0, set = 0; first < blocks; first += batch, set ^= 1) {
-    auto const in_batch = static_cast<std::size_t>(std::min<std::uint64_t>(batch, blocks - first));
-    std::vector<std::vector<char>>& block_buffers = buffers[set];
-    std::vector<std::size_t>& block_used = used[set];
-    std::exception_ptr failure;  // exceptions must not escape an OpenMP region
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::size_t k = 0; k < in_batch; ++k) {
-      std::uint64_t const block = first + k;
-      std::uint64_t const rows = std::min(rows_per_block, options.rows - block * rows_per_block);
-      try {
-        block_used[k] = fill_block(block, rows, options.seed, stations, temperatures, block_buffers[k]);
-      } catch (...) {
-#pragma omp critical(rowscan_generate_failure)
-        failure = std::current_exception();
-      }
-    }
-    if (failure) std::rethrow_exception(failure);
-    if (writing.valid()) writing.get();  // the previous batch is out (or its error is thrown here)
-    writing = std::async(std::launch::async, [fd, in_batch, &block_buffers, &block_used] {
-      for (std::size_t k = 0; k < in_batch; ++k) io::write_all(fd, block_buffers[k].data(), block_used[k], "write_measurements");
-    });
-  }
-  if (writing.valid()) writing.get();
+  io::write_blocks(
+      fd, blocks,
+      [&](std::uint64_t block, std::vector<char>& buffer) {
+        std::uint64_t const rows = std::min(rows_per_block, options.rows - block * rows_per_block);
+        return fill_block(block, rows, options.seed, stations, temperatures, buffer);
+      },
+      "write_measurements");
 }
 
 }  // namespace rowscan::generate
