@@ -159,23 +159,32 @@ std::string stations_by_lines(std::string_view text, outcome& got) {
   return "";
 }
 
-std::string stations_pipeline(std::string_view text, std::size_t chunk_size, unsigned key_bits, outcome& got) {
-  rowscan::stations::summarize_options options;
-  options.chunk_size = chunk_size;
-  options.key_bits = key_bits;
+/// Runs a pipeline; an input_error becomes got's error outcome (its message checked), any other
+/// exception a problem. run() sets got for an answer and returns a problem or "".
+template <class Run>
+std::string run_pipeline(outcome& got, Run run) {
   try {
-    auto const result = rowscan::stations::summarize(shared_file().hold(text), label, options);
-    got = {true, format_stations(result.stations), 0, 0};
-    auto const lines = static_cast<std::uint64_t>(lines_of(text).size());
-    if (result.bytes != text.size()) return "summary counts " + std::to_string(result.bytes) + " bytes";
-    if (result.lines != lines) return "summary counts " + std::to_string(result.lines) + " lines, not " + std::to_string(lines);
+    return run();
   } catch (rowscan::input_error const& e) {
     got = outcome::error(e.line(), e.byte_offset());
     return check_message(e.what(), got);
   } catch (std::exception const& e) {
     return std::string("summarize threw something other than an input_error: ") + e.what();
   }
-  return "";
+}
+
+std::string stations_pipeline(std::string_view text, std::size_t chunk_size, unsigned key_bits, outcome& got) {
+  rowscan::stations::summarize_options options;
+  options.chunk_size = chunk_size;
+  options.key_bits = key_bits;
+  return run_pipeline(got, [&]() -> std::string {
+    auto const result = rowscan::stations::summarize(shared_file().hold(text), label, options);
+    got = {true, format_stations(result.stations), 0, 0};
+    auto const lines = static_cast<std::uint64_t>(lines_of(text).size());
+    if (result.bytes != text.size()) return "summary counts " + std::to_string(result.bytes) + " bytes";
+    if (result.lines != lines) return "summary counts " + std::to_string(result.lines) + " lines, not " + std::to_string(lines);
+    return "";
+  });
 }
 
 // ---- lineitem -----------------------------------------------------------------------------------------
@@ -251,19 +260,14 @@ std::string lineitem_pipeline(std::string_view text, std::size_t chunk_size, out
   rowscan::lineitem::summarize_options options;
   options.chunk_size = chunk_size;
   options.suppkey_below = thresholds();
-  try {
+  return run_pipeline(got, [&]() -> std::string {
     auto const result = rowscan::lineitem::summarize(shared_file().hold(text), label, options);
     std::vector<reference::lineitem_sum> sums;
     for (auto const& a : result.answers) sums.push_back({a.suppkey_below, a.sum_cents, a.rows});
     got = {true, sums_text(sums), 0, 0};
     if (result.bytes != text.size()) return "summary counts " + std::to_string(result.bytes) + " bytes";
-  } catch (rowscan::input_error const& e) {
-    got = outcome::error(e.line(), e.byte_offset());
-    return check_message(e.what(), got);
-  } catch (std::exception const& e) {
-    return std::string("summarize threw something other than an input_error: ") + e.what();
-  }
-  return "";
+    return "";
+  });
 }
 
 }  // namespace
