@@ -4,7 +4,7 @@
 //                                  to another device buffer: the ceiling a gather of those bytes works under.
 //   BM_gather/STRATEGY/N/L         gather_strings(source, indices, STRATEGY) with STRATEGY automatic,
 //                                  char_parallel or string_parallel: offsets, allocation, chars, the whole call.
-//   BM_gather_lanes/N/L/LANES      string_parallel with 1 to 32 lanes per string (the data behind
+//   BM_gather_lanes/N/L/LANES      string_parallel with 1 to 256 lanes per string (the data behind
 //                                  string_parallel_bytes_per_lane and _min_lanes), at N = 262,144 and at
 //                                  16,777,216 x 32; registered under CUDA only.
 //
@@ -18,7 +18,9 @@
 //   GB/s              the same in GB = 1e9
 //   rw_GB/s           twice that: bytes read plus written, the way MEASURED.md counts its 3031 GB/s copy
 //   pct_of_copy       GB/s as a percentage of this run's BM_copy of the same cell (0 when it was not run)
-//   strategy          what ran: 0 the copy, 1 char_parallel, 2 string_parallel (automatic resolves to 1 or 2)
+//   strategy          what ran: 0 the copy, 1 char_parallel, 2 string_parallel (automatic resolves to 1 or 2),
+//                     3 step 1 alone (BM_offsets/N/L: the output offsets, at the lanes cells),
+//                     4 cub::DeviceMemcpy::Batched after step 1 (a yardstick: it reads bytes around strings)
 //   lanes             string_parallel's lanes per string (0 otherwise); strings, avg_len: the cell
 //
 // Environment:
@@ -43,6 +45,10 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
 #include <thrust/transform.h>
+
+#if ROWSCAN_HAS_CUB
+#  include <cub/device/device_memcpy.cuh>
+#endif
 
 #include <chrono>
 #include <cstdint>
@@ -112,9 +118,11 @@ double cell_bytes(std::int64_t count, std::int64_t average) {
   return 2.0 * static_cast<double>(count) * static_cast<double>(average) + static_cast<double>(count) * (8 + 8 + 4);
 }
 
+/// The cell in device memory; main() frees it before the CUDA runtime shuts down.
+std::unique_ptr<cell_data> current;
+
 /// The cell's data, made on first use; the previous cell's is freed first (only one is kept).
 cell_data const& cell(std::int64_t count, std::int64_t average) {
-  static std::unique_ptr<cell_data> current;
   if (current && current->count == count && current->average == average) return *current;
   current.reset();
   auto c = std::make_unique<cell_data>();
@@ -176,6 +184,87 @@ void BM_copy(benchmark::State& state, std::int64_t count, std::int64_t average) 
   report(state, bytes, seconds, 0, count, average, 0, 0);
   copy_rates()[{count, average}] = bytes / seconds / 1e9;
 }
+
+/// Step 1 alone (the output offsets: a transform of random source sizes, an exclusive scan, one value
+/// read back), to split a gather's time between its two steps.
+void BM_offsets(benchmark::State& state, std::int64_t count, std::int64_t average) {
+  cell_data const& c = cell(count, average);
+  rowscan::context ctx;
+  auto const n = static_cast<std::size_t>(count);
+  rowscan::device_buffer<std::int64_t> offsets(n + 1, ctx.memory());
+  auto step = [&] {
+    rowscan::gathered_offsets(rowscan::column_view(c.source), thrust::raw_pointer_cast(c.indices.data()), n,
+                              thrust::raw_pointer_cast(offsets.data()), ctx);
+  };
+  step();
+  double seconds = 0;
+  for (auto _ : state) {
+    double const s = timed_seconds(step);
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  auto const it = copy_rates().find({count, average});
+  report(state, static_cast<double>(c.gathered_chars) * static_cast<double>(state.iterations()), seconds,
+         it == copy_rates().end() ? 0 : it->second, count, average, 3, 0);
+}
+
+#if ROWSCAN_HAS_CUB
+/// Source address of output string k.
+struct source_pointer {
+  rowscan::column_view source;
+  std::int32_t const* indices;
+  ROWSCAN_HD void const* operator()(std::size_t k) const { return source(static_cast<std::size_t>(indices[k])).data; }
+};
+/// Output address of output string k.
+struct output_pointer {
+  char* chars;
+  std::int64_t const* offsets;
+  ROWSCAN_HD void* operator()(std::size_t k) const { return chars + offsets[k]; }
+};
+/// Size of output string k.
+struct output_size {
+  std::int64_t const* offsets;
+  ROWSCAN_HD std::int64_t operator()(std::size_t k) const { return offsets[k + 1] - offsets[k]; }
+};
+
+/// For reference only: CUB's batched memcpy over the same strings after the same step 1. Its unaligned
+/// loads read up to 3 bytes around each source string, which gather_strings promises never to do, so
+/// it is a yardstick, not a strategy.
+void BM_cub_batched_memcpy(benchmark::State& state, std::int64_t count, std::int64_t average) {
+  cell_data const& c = cell(count, average);
+  rowscan::context ctx;
+  rowscan::column_view const source(c.source);
+  std::int32_t const* const indices = thrust::raw_pointer_cast(c.indices.data());
+  auto const n = static_cast<std::size_t>(count);
+  rowscan::device_buffer<char> temporary(0, ctx.memory());
+  auto gather = [&] {
+    rowscan::device_buffer<std::int64_t> offsets(n + 1, ctx.memory());
+    std::int64_t const* o = thrust::raw_pointer_cast(offsets.data());
+    std::int64_t const total = rowscan::gathered_offsets(source, indices, n, thrust::raw_pointer_cast(offsets.data()), ctx);
+    rowscan::device_buffer<char> chars(static_cast<std::size_t>(total), ctx.memory());
+    auto in = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), source_pointer{source, indices});
+    auto out = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                               output_pointer{thrust::raw_pointer_cast(chars.data()), o});
+    auto sizes = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), output_size{o});
+    std::size_t bytes = 0;
+    cub::DeviceMemcpy::Batched(nullptr, bytes, in, out, sizes, count);
+    if (temporary.size() < bytes) temporary = rowscan::device_buffer<char>(bytes, ctx.memory());
+    cub::DeviceMemcpy::Batched(thrust::raw_pointer_cast(temporary.data()), bytes, in, out, sizes, count);
+    return rowscan::strings_column(std::move(chars), std::move(offsets));
+  };
+  gather();
+  double seconds = 0;
+  for (auto _ : state) {
+    std::optional<rowscan::strings_column> out;
+    double const s = timed_seconds([&] { out.emplace(gather()); });
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  auto const it = copy_rates().find({count, average});
+  report(state, static_cast<double>(c.gathered_chars) * static_cast<double>(state.iterations()), seconds,
+         it == copy_rates().end() ? 0 : it->second, count, average, 4, 0);
+}
+#endif
 
 /// lanes == 0: gather_strings with the strategy; otherwise steps 1 and 2 with string-parallel at that many lanes.
 void BM_gather(benchmark::State& state, std::int64_t count, std::int64_t average, gather_strategy strategy, unsigned lanes) {
@@ -248,7 +337,13 @@ void register_grid() {
       }
       // Lanes at 262,144 strings for every length, and at the small-strings goal cell.
       if (!with_lanes || !(count == 262144 || (count == 16777216 && average == 32))) continue;
-      for (unsigned lanes : {1u, 2u, 4u, 8u, 16u, 32u}) {
+      benchmark::RegisterBenchmark(("BM_offsets/" + cell_name).c_str(), BM_offsets, count, average)
+          ->UseManualTime()->Unit(benchmark::kMillisecond);
+#if ROWSCAN_HAS_CUB
+      benchmark::RegisterBenchmark(("BM_cub_batched_memcpy/" + cell_name).c_str(), BM_cub_batched_memcpy, count, average)
+          ->UseManualTime()->Unit(benchmark::kMillisecond);
+#endif
+      for (unsigned lanes : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u, 256u}) {
         benchmark::RegisterBenchmark(("BM_gather_lanes/" + cell_name + "/" + std::to_string(lanes)).c_str(), BM_gather,
                                      count, average, gather_strategy::string_parallel, lanes)
             ->UseManualTime()->Unit(benchmark::kMillisecond);
@@ -264,6 +359,7 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   register_grid();
   benchmark::RunSpecifiedBenchmarks();
+  current.reset();  // device memory, freed while the runtime is still up
   benchmark::Shutdown();
   return 0;
 }

@@ -95,7 +95,7 @@ std::vector<gather_way> const& ways() {
       w.push_back({std::string("exact/") + name,
                    [strategy = strategy](auto const& s, auto const& i) { return gather_exact(s, i, strategy, 0); }});
     }
-    for (unsigned lanes : {1u, 2u, 8u, 32u}) {
+    for (unsigned lanes : {1u, 2u, 8u, 32u, 128u}) {
       w.push_back({"exact/string_parallel/lanes=" + std::to_string(lanes),
                    [lanes](auto const& s, auto const& i) { return gather_exact(s, i, gather_strategy::string_parallel, lanes); }});
     }
@@ -399,7 +399,7 @@ TEST(GatherStrings, GuardPagesAroundSourceAndDestination) {
       std::copy(all.begin(), all.end(), chars.data());
       column_view const view(chars.data(), offsets.data());
       for (bool out_at_end : {false, true}) {
-        for (unsigned lanes : {0u, 1u, 2u, 8u, 32u}) {  // 0: char-parallel
+        for (unsigned lanes : {0u, 1u, 2u, 8u, 32u, 128u}) {  // 0: char-parallel
           SCOPED_TRACE("source_at_end=" + std::to_string(source_at_end) + " out_at_end=" + std::to_string(out_at_end) +
                        " lanes=" + std::to_string(lanes));
           rowscan::context ctx;

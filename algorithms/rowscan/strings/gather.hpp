@@ -45,31 +45,24 @@ enum class gather_strategy {
 };
 
 #if ROWSCAN_HAS_CUB
-// GPU constants. PROVISIONAL: no GPU was at hand when they were written; they come from the rough
-// model below and are to be replaced by the H100 rows of benchmarks/string_gather_benchmark.cu
-// (docs/string-gather.md, section 7 says which rows decide what).
-//
-// The model, for a resident load of 2048 threads per SM and DRAM latency of about 600 cycles:
-// - char-parallel runs about 24 dependent loads per byte for 16 M strings (the binary search; a store
-//   through char* may alias the offsets, so a thread cannot overlap the searches of two bytes), so a
-//   thread spends thousands of cycles per byte: roughly 1 byte per cycle per SM, a few hundred GB/s;
-// - string-parallel spends one chain of dependent loads (index, source offsets, first bytes) per string
-//   and splits the string over its lanes. Single bytes (every byte of a short string) cost a memory
-//   transaction per distinct cache line a warp touches, so one lane per string would pay one per byte:
-//   at least 8 lanes per string keep that to one per 8 bytes. Long strings need few enough lanes that
-//   many strings stay in flight, yet enough that each lane has only a few 16-byte words in sequence.
+// GPU constants, from the H100 rows of benchmarks/string_gather_benchmark.cu (docs/string-gather.md):
+// - char-parallel pays a binary search of about 24 dependent loads per output byte; it lost every cell
+//   of the grid, by 10x at 32 bytes (2.5 ms vs 25 ms at 16,777,216 x 32) and 27x at 2048;
+// - string-parallel pays one chain of dependent loads (index, source offsets) per string and splits the
+//   string over its lanes. Lanes per string, measured at 262,144 x 2048 (ms for the whole call):
+//   1: 1.87, 4: 0.84, 16: 0.52, 32: 0.46, 64: 0.45, 128: 0.46, 256: 0.53; and at 16,777,216 x 32:
+//   1: 5.67, 2: 3.37, 4: 2.42, 8: 2.51, 16: 2.96, 32: 4.10. About two words a lane, at least 4 lanes.
+// - keeping 2 or 4 words in flight per lane (all loads before the stores) was slower at every lane
+//   count (0.49-0.52 ms against 0.46 at 32 lanes), so each lane copies one word at a time.
 
-/// Average output length, in bytes, from which `automatic` copies string-parallel. By the model,
-/// string-parallel with 8 lanes beats char-parallel already at 32 bytes, the grid's smallest average;
-/// below 16 most of those lanes would idle. Decided by the crossover of the BM_gather/char_parallel and
-/// BM_gather/string_parallel rows.
+/// Average output length, in bytes, from which `automatic` copies string-parallel: string-parallel won
+/// every measured cell, down to 32 bytes; below 16, most of its 4 lanes would idle.
 inline constexpr std::int64_t string_parallel_min_average_bytes = 16;
-/// Lanes per string: average / string_parallel_bytes_per_lane (about four words a lane), rounded up to a
-/// power of two and kept within [string_parallel_min_lanes, string_parallel_max_lanes] (at most a warp).
-/// Decided by the BM_gather_lanes rows.
-inline constexpr std::int64_t string_parallel_bytes_per_lane = 64;
-inline constexpr unsigned string_parallel_min_lanes = 8;
-inline constexpr unsigned string_parallel_max_lanes = 32;
+/// Lanes per string: average / string_parallel_bytes_per_lane (two words a lane), rounded up to a power
+/// of two and kept within [string_parallel_min_lanes, string_parallel_max_lanes].
+inline constexpr std::int64_t string_parallel_bytes_per_lane = 32;
+inline constexpr unsigned string_parallel_min_lanes = 4;
+inline constexpr unsigned string_parallel_max_lanes = 64;
 #else
 /// On the CPU backends string-parallel is a per-string copy and wins at every length, so `automatic`
 /// always takes it. Measured with benchmarks/string_gather_benchmark.cu on the 2-core CI machine, 262,144
@@ -285,12 +278,13 @@ void gather_chars_char_parallel(Source source, IndexIt indices, std::size_t coun
                     chars, char_of_output<Source, IndexIt>{source, indices, offsets, count});
 }
 
-/// Step 2, string-parallel: one for_each over count x lanes work items (lanes a power of two, 1 to 32).
+/// Step 2, string-parallel: one for_each over count x lanes work items (lanes a power of two, 1 to 256;
+/// over 32, a string's lanes fill whole warps).
 template <class Source, class IndexIt>
 void gather_chars_string_parallel(Source source, IndexIt indices, std::size_t count, std::int64_t const* offsets,
                                   char* chars, unsigned lanes, context const& ctx = {}) {
   unsigned lane_bits = 0;
-  while ((1u << lane_bits) < lanes && lane_bits < 5) ++lane_bits;
+  while ((1u << lane_bits) < lanes && lane_bits < 8) ++lane_bits;
   std::size_t const items = count << lane_bits;
   thrust::for_each(ctx.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(items),
                    copy_string_slice<Source, IndexIt>{source, indices, offsets, chars, lane_bits});
