@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs on a GPU machine over a built `cuda` preset. Logs go to $OUT (default: ./gpu-logs).
-#   scripts/gpu_check.sh [tests] [stations ROWS] [lineitem SF] [benchmarks] [memcheck] [gather]
+#   scripts/gpu_check.sh [tests] [stations ROWS] [lineitem SF] [benchmarks] [memcheck] [gather] [sanitize TOOL]
 # tests:      the whole CTest suite
 # stations:   `rowscan stations --stats` on generated ROWS-row files with 413 and 10,000 stations
 # lineitem:   `rowscan lineitem --stats` on a generated scale-factor-SF lineitem.tbl
 # benchmarks: every program in build/cuda/benchmarks (Google Benchmark's .so from $BENCHMARK_LIB_DIR)
 # memcheck:   compute-sanitizer memcheck over the device-memory-heavy test suites
 # gather:     the string-gather grid (issue 4) as CSV and a Markdown report
+# sanitize:   every test program under compute-sanitizer --tool TOOL (memcheck, racecheck, ...)
 set -uo pipefail
 out=${OUT:-gpu-logs}
 data=${DATA_DIR:-/tmp}
@@ -104,6 +105,30 @@ run_memcheck() {
   echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -4
 }
 
+# Every test program (the `large` ones aside) under one compute-sanitizer tool: memcheck, racecheck,
+# initcheck or synccheck. Child processes (the CLI tests run the rowscan binary) are checked too.
+run_sanitize() {
+  local tool=$1 status=0
+  echo "== compute-sanitizer --tool $tool over every test program"
+  sanitized() {  # NAME COMMAND...: one program under the tool, one line of verdict
+    local name=$1 log="$out/sanitize-$tool-$1.log"
+    shift
+    timeout 1500 compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 86 "$@" > "$log" 2>&1
+    local rc=$?
+    [ $rc -ne 0 ] && status=1
+    echo "$name: exit $rc; $(grep -c "ERROR SUMMARY: 0 errors" "$log") process(es) clean," \
+         "$(grep "ERROR SUMMARY" "$log" | grep -vc ": 0 errors") with errors; $(grep -E "^\[  (PASSED|FAILED)  \]" "$log" | tr '\n' ' ')"
+  }
+  for t in build/cuda/tests/rowscan_*tests; do
+    case "$t" in *large*) continue ;; esac
+    sanitized "$(basename "$t")" "$t"
+  done
+  for workload in stations lineitem; do
+    sanitized "fuzz_corpus_$workload" build/cuda/tests/rowscan_fuzz_replay "$workload" "tests/fuzz/corpus/$workload"
+  done
+  return $status
+}
+
 # The string-gather grid of cudf's PR (issue 4), as CSV and a Markdown report.
 run_gather() {
   export LD_LIBRARY_PATH="${BENCHMARK_LIB_DIR:-$PWD/.device-deps/usr/lib/x86_64-linux-gnu}:${LD_LIBRARY_PATH:-}"
@@ -123,6 +148,7 @@ while [ $# -gt 0 ]; do
     benchmarks) run_benchmarks; shift ;;
     memcheck) run_memcheck; shift ;;
     gather) run_gather; shift ;;
+    sanitize) run_sanitize "$2"; shift 2 ;;
     *) echo "unknown section $1" >&2; exit 2 ;;
   esac
 done
