@@ -4,7 +4,8 @@
     string_gather_report.py string_gather.csv > grid.md
 
 Prints: the grid (automatic GB/s and % of copy; char-parallel / string-parallel GB/s), a bar chart of
-automatic's % of copy per cell, the lanes table (BM_gather_lanes rows), and the crossover of the
+automatic's % of copy per cell, the lanes table (BM_gather_lanes rows), the split of the lanes cells
+(step 1 alone, and CUB's batched memcpy as a yardstick), and the crossover of the
 char-parallel and string-parallel rows (the smallest average length from which string-parallel wins
 for every string count). GB = 1e9; GB/s counts the characters gathered once.
 """
@@ -39,6 +40,8 @@ def main(path):
             gather[(int(parts[2]), int(parts[3]))][parts[1]] = row
         elif parts[0] == "BM_gather_lanes":
             lanes[(int(parts[1]), int(parts[2]))][int(parts[3])] = float(row["GB/s"])
+        elif parts[0] in ("BM_offsets", "BM_cub_batched_memcpy"):
+            gather[(int(parts[1]), int(parts[2]))][parts[0]] = row
     counts = sorted({c for c, _ in gather})
     averages = sorted({a for _, a in gather})
 
@@ -79,6 +82,22 @@ def main(path):
             per = lanes[cell]
             best = max(per, key=per.get)
             print(f"| {cell[0]:,} x {cell[1]} | " + " | ".join(fmt(per.get(n)) for n in all_lanes) + f" | {best} |")
+        print()
+
+    def ms(row):
+        return float(row["real_time"]) if row["time_unit"] == "ms" else float(row["real_time"]) / 1e6
+
+    split = [cell for cell in sorted(gather) if "BM_offsets" in gather[cell]]
+    if split:
+        print("| cell | copy (ms) | automatic (ms) | of which step 1, the offsets (ms) | "
+              "cub::DeviceMemcpy::Batched after step 1 (ms) |")
+        print("| --- | --- | --- | --- | --- |")
+        for cell in split:
+            g = gather[cell]
+            cub = g.get("BM_cub_batched_memcpy")
+            cub_text = f"{ms(cub):.3f} ({float(cub['pct_of_copy']):.0f}%)" if cub else "-"
+            print(f"| {cell[0]:,} x {cell[1]} | {ms(g['copy']):.3f} | {ms(g['automatic']):.3f} "
+                  f"({float(g['automatic']['pct_of_copy']):.0f}%) | {ms(g['BM_offsets']):.3f} | {cub_text} |")
         print()
 
     crossover = None
