@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace rowscan::lineitem {
 
@@ -112,5 +113,11 @@ struct chunk_check {
 /// On a bad row the store's new tail is unspecified and the returned check says which row.
 void find_fields(chunk_buffers& buffers, std::size_t size, context const& ctx);
 chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context const& ctx);
+
+/// Throws the input_error for the bad row parse_rows found: parses the row again from text (the
+/// chunk's host copy, which starts at input_offset of the input) to say what is wrong and where.
+/// line is the row's 1-based line number in the input.
+[[noreturn]] void throw_bad_row(std::string const& label, char const* text, std::uint64_t input_offset,
+                                chunk_check const& check, std::uint64_t line);
 
 }  // namespace rowscan::lineitem
