@@ -194,6 +194,7 @@ std::size_t station_accumulator::add_general(char const* text, std::size_t size,
   return lines;
 }
 
+// [docs:general-group]
 std::size_t station_accumulator::add_general_piece(char const* text, std::size_t size, chunk_position where) {
   parse_records(text, size, where, label_, key_mask_, general_, ctx_);
   record_names names{text, raw(general_.records), raw(general_.name_sizes)};
@@ -201,6 +202,7 @@ std::size_t station_accumulator::add_general_piece(char const* text, std::size_t
   merge_into_running(table_from_groups(group_by_name(general_.keys, names, readings, ctx_), names, ctx_));
   return general_.records.size();
 }
+// [docs:end]
 
 void station_accumulator::merge_into_running(station_table&& table) {
   dictionary_stale_ = true;

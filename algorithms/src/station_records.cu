@@ -35,6 +35,7 @@ constexpr std::uint32_t error_prefix_bytes = 128;
 
 }  // namespace
 
+// [docs:general-parse]
 void parse_records(char const* text, std::size_t size, chunk_position where, std::string const& label,
                    std::uint64_t key_mask, parsed_records& out, context const& ctx) {
   auto policy = ctx.policy();
@@ -54,5 +55,6 @@ void parse_records(char const* text, std::size_t size, chunk_position where, std
     throw_bad_line(label, text, out.records[row], where, where.lines_before + row + 1);
   }
 }
+// [docs:end]
 
 }  // namespace rowscan::stations

@@ -25,6 +25,7 @@
 namespace rowscan::lineitem {
 
 /// The columns the query needs, one entry per row, in input order. Nothing else of a row is kept.
+// [docs:column-store]
 struct column_store {
   thrust::device_vector<std::uint32_t> suppkey;
   thrust::device_vector<std::uint32_t> quantity;
@@ -44,6 +45,7 @@ struct column_store {
   /// Bytes the query reads per row.
   static constexpr std::size_t row_bytes = 3 * sizeof(std::uint32_t);
 };
+// [docs:end]
 
 /// True for the field separator.
 struct is_pipe {

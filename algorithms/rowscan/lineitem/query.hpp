@@ -81,6 +81,7 @@ inline auto query_rows(column_store const& store) {
 
 /// One transform_reduce over the K = 1, 2, 4 or 8 columns of the zip; thresholds beyond count are
 /// padded with 0, which no key is below.
+// [docs:fused-query]
 template <int K>
 threshold_sums<K> sums_below(column_store const& store, std::uint64_t const* thresholds, std::size_t count,
                              context const& ctx) {
@@ -91,6 +92,7 @@ threshold_sums<K> sums_below(column_store const& store, std::uint64_t const* thr
   return thrust::transform_reduce(ctx.policy(), rows, rows + store.size(), predicate, zero,
                                   threshold_sums_plus<K>{});
 }
+// [docs:end]
 
 /// The transform of sums_below<1>, stored instead of reduced (for `rowscan lineitem --explain`, which
 /// prints it): out[r] = {quantity * cents, 1} if row r's suppkey < z, else {0, 0}. out holds store.size().
