@@ -9,10 +9,7 @@
 namespace rowscan::app {
 
 void write_explained(std::ostream& out, lineitem::explained_lineitem const& e) {
-  out << "rowscan lineitem --explain: " << e.text.size() << " bytes, " << e.lines.records.size()
-      << " rows, one chunk. Each array below is written on the\n"
-         "device by the pipeline's own call, then copied to the host.\n";
-  write_line_stages(out, e.text, e.lines);
+  write_line_stages(out, "rowscan lineitem", "rows", "the pipeline's own call", e.text, e.lines);
 
   write_stage(out, 4, "find_fields: count_if + copy_if(is_pipe) over positions, then lower_bound");
   out << "  pipes, every '|' of the chunk:";

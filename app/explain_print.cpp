@@ -75,7 +75,10 @@ void write_stage(std::ostream& out, int number, std::string const& what) {
   out << '\n' << number << ". " << what << '\n';
 }
 
-void write_line_stages(std::ostream& out, std::string const& text, explain::line_scan const& lines) {
+void write_line_stages(std::ostream& out, std::string const& command, char const* rows, std::string const& calls,
+                       std::string const& text, explain::line_scan const& lines) {
+  out << command << " --explain: " << text.size() << " bytes, " << lines.records.size() << ' ' << rows
+      << ", one chunk. Each array below is written on the\ndevice by " << calls << ", then copied to the host.\n";
   write_stage(out, 1, "copy: the text on the device, " + std::to_string(text.size()) + " bytes");
   out << "  shown in 16-byte words: find_lines scans one word per element\n"
          "  starts: transform(starts_chunk(same_line)), 1 where a record starts (position 0, or after '\\n')\n";

@@ -18,8 +18,10 @@ std::string visible(char const* first, std::size_t size);
 /// A numbered stage heading: "N. what".
 void write_stage(std::ostream& out, int number, std::string const& what);
 
-/// Stages 1 to 3, the same in both workloads: the bytes with positions and record-start flags, word by
-/// word; the interval scan of find_lines; the records it stores.
-void write_line_stages(std::ostream& out, std::string const& text, explain::line_scan const& lines);
+/// The heading ("COMMAND --explain: N bytes, M ROWS, one chunk", and that every array is written on
+/// the device by CALLS), then stages 1 to 3, the same in both workloads: the bytes with positions and
+/// record-start flags, word by word; the interval scan of find_lines; the records it stores.
+void write_line_stages(std::ostream& out, std::string const& command, char const* rows, std::string const& calls,
+                       std::string const& text, explain::line_scan const& lines);
 
 }  // namespace rowscan::app

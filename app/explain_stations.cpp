@@ -22,10 +22,8 @@ void write_stats(std::ostream& out, std::int64_t min, std::int64_t max, std::int
 }  // namespace
 
 void write_explained(std::ostream& out, stations::explained_stations const& e, stations::output_format format) {
-  out << "rowscan stations --explain: " << e.text.size() << " bytes, " << e.lines.records.size()
-      << " lines, one chunk. Each array below is written on the\n"
-         "device by the pipeline's own call for a first chunk (the general path), then copied to the host.\n";
-  write_line_stages(out, e.text, e.lines);
+  write_line_stages(out, "rowscan stations", "lines", "the pipeline's own call for a first chunk (the general path)",
+                    e.text, e.lines);
 
   write_stage(out, 4, "parse: transform(parse_record) -> key, tenths, name size");
   out << "  key: a 64-bit hash of the name; find_if(is_bad_line) finds no bad line\n";
