@@ -1,16 +1,19 @@
 // `rowscan lineitem FILE --suppkey-below Z`: SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z, exactly.
 #include "commands.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/lineitem/summarize.hpp"
 
 #include "command_line.hpp"
+#include "explain.hpp"
 
 #include <cxxopts.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 namespace rowscan::app {
 namespace {
@@ -49,7 +52,9 @@ int lineitem_command(int argc, char** argv) {
        cxxopts::value<std::string>()->default_value("text"))
       ("chunk-size", "bytes of text processed at once (default: sized from free device memory)",
        cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
-      ("stats", "print load and query times to stderr");
+      ("stats", "print load and query times to stderr")
+      ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
+                  "answer");
   options.parse_positional({"file"});
   auto const parsed = parse_command_line(options, argc, argv,
                                          {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}});
@@ -65,6 +70,14 @@ int lineitem_command(int argc, char** argv) {
     opts.suppkey_below = lineitem::parse_thresholds(args["suppkey-below"].as<std::string>());
   } catch (error const& e) {
     throw cxxopts::exceptions::specification(e.what());  // a malformed option is a usage error
+  }
+  if (args.count("explain")) {
+    io::input_file input(args["file"].as<std::string>());
+    std::string const text = explain::read_small_input(input.fd(), input.label());
+    std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
+    write_explained(out, lineitem::explain(text, input.label(), opts.suppkey_below));
+    std::cout << out.str() << std::flush;
+    return std::cout ? success : failure;
   }
   opts.chunk_size = args["chunk-size"].as<std::size_t>();
   opts.time_stages = args.count("stats") > 0;

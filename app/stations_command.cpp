@@ -1,10 +1,12 @@
 // `rowscan stations FILE`: the One Billion Row Challenge answer for a measurements file.
 #include "commands.hpp"
+#include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/stations/format.hpp"
 #include "rowscan/stations/summarize.hpp"
 
 #include "command_line.hpp"
+#include "explain.hpp"
 #include "progress.hpp"
 
 #include <cxxopts.hpp>
@@ -57,6 +59,8 @@ int stations_command(int argc, char** argv) {
       ("threads", "threads reading a regular file (default: one per core, up to 16)",
        cxxopts::value<unsigned>()->default_value("0"), "N")
       ("portable", "use only the portable Thrust compositions, not the CUB fast paths (for testing)")
+      ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
+                  "answer")
       ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)")
       ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
                    "name-comparing fallback)", cxxopts::value<unsigned>()->default_value("64"), "N");
@@ -66,6 +70,15 @@ int stations_command(int argc, char** argv) {
   auto const& args = *parsed;
 
   auto const format = stations::parse_output_format(args["format"].as<std::string>());
+  if (args.count("explain")) {
+    io::input_file input(args["file"].as<std::string>());
+    std::string const text = explain::read_small_input(input.fd(), input.label());
+    std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
+    write_explained(out, stations::explain(text, input.label()), format);
+    std::cout << out.str() << std::flush;
+    return std::cout ? success : failure;
+  }
+
   stations::summarize_options opts;
   opts.chunk_size = args["chunk-size"].as<std::size_t>();
   opts.key_bits = args["key-bits"].as<unsigned>();

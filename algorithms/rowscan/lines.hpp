@@ -27,6 +27,7 @@
 #include "rowscan/error.hpp"
 
 #include <cuda/std/bit>
+#include <thrust/copy.h>
 #include <thrust/fill.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -175,6 +176,13 @@ inline void check_text_size(std::size_t n) {
     throw error("a text chunk of " + std::to_string(n) + " bytes does not fit the 32-bit positions of its lines");
   }
 }
+
+/// The exclusive scan of the words' intervals: transform(word_lines) -> exclusive_scan(line_interval_plus).
+template <class OutputIt>
+void scan_word_intervals(text_words const& words, std::uint32_t n, OutputIt out, context const& ctx) {
+  auto intervals = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), word_lines{words});
+  thrust::exclusive_scan(ctx.policy(), intervals, intervals + n, out, line_interval{0, 0}, line_interval_plus{});
+}
 }  // namespace detail
 
 /// Calls sink(line, begin, end) once for every line of text[0, size) (device memory), in parallel and
@@ -190,9 +198,27 @@ void for_each_line(char const* text, std::size_t size, Sink sink, std::uint32_t*
     if (line_count != nullptr) thrust::fill_n(ctx.policy(), line_count, 1, 0u);
     return;
   }
-  auto intervals = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), word_lines{words});
   auto emit = thrust::make_tabulate_output_iterator(emit_word_lines<Sink>{words, n - 1, sink, line_count});
-  thrust::exclusive_scan(ctx.policy(), intervals, intervals + n, emit, line_interval{0, 0}, line_interval_plus{});
+  detail::scan_word_intervals(words, n, emit, ctx);
+}
+
+/// The scan of for_each_line with its input and output stored (for `rowscan --explain`, which prints
+/// them): own[w] = word_lines(w), scanned[w] = the exclusive interval emit_word_lines receives. Both
+/// hold word_count(text, size) elements; word w starts at text position w * text_word_bytes - head.
+inline void scan_line_intervals(char const* text, std::size_t size, line_interval* own, line_interval* scanned,
+                                context const& ctx) {
+  detail::check_text_size(size);
+  text_words const words(text, static_cast<std::uint32_t>(size));
+  auto const n = static_cast<std::uint32_t>(words.count());
+  auto intervals = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), word_lines{words});
+  thrust::copy(ctx.policy(), intervals, intervals + n, own);
+  detail::scan_word_intervals(words, n, scanned, ctx);
+}
+
+/// Scan elements (16-byte words) of text[0, size), counting the partial first and last words.
+inline std::size_t word_count(char const* text, std::size_t size) {
+  detail::check_text_size(size);
+  return text_words(text, static_cast<std::uint32_t>(size)).count();
 }
 
 /// The number of lines for_each_line would emit: a transform_reduce of lines_in_word.

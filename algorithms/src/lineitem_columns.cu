@@ -1,6 +1,8 @@
 // The load of one chunk of lineitem.tbl into the column store (see rowscan/lineitem/columns.hpp).
 #include "rowscan/lineitem/columns.hpp"
 
+#include "rowscan/error.hpp"
+
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
 #include <thrust/count.h>
@@ -59,6 +61,21 @@ chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context cons
     check.status = static_cast<row_status>(static_cast<std::uint8_t>(*bad));
   }
   return check;
+}
+
+void throw_bad_row(std::string const& label, char const* text, std::uint64_t input_offset, chunk_check const& check,
+                   std::uint64_t line) {
+  record_range const r = check.bad_record;
+  std::uint32_t size = r.size();
+  if (size > 0 && text[r.end - 1] == '\n') --size;
+  std::uint32_t pipes = 0;
+  parsed_row const p = parse_row(text + r.begin, size, &pipes);
+  row_status const status = p.status == row_status::ok ? check.status : p.status;
+  std::string what = describe(status);
+  if (status == row_status::missing_fields || status == row_status::extra_fields) {
+    what += " (this line has " + std::to_string(pipes) + ")";
+  }
+  throw input_error(label, line, input_offset + r.begin + p.error_at, what);
 }
 
 }  // namespace rowscan::lineitem

@@ -23,22 +23,6 @@ double seconds_since(clock_type::time_point start) {
   return std::chrono::duration<double>(clock_type::now() - start).count();
 }
 
-/// Throws the input_error for a bad record of the chunk, parsing it again on the host to say what and where.
-[[noreturn]] void throw_bad_row(std::string const& label, io::text_chunk const& chunk, chunk_check const& check,
-                                std::uint64_t line) {
-  record_range const r = check.bad_record;
-  std::uint32_t size = r.size();
-  if (size > 0 && chunk.data[r.end - 1] == '\n') --size;
-  std::uint32_t pipes = 0;
-  parsed_row const p = parse_row(chunk.data + r.begin, size, &pipes);
-  row_status const status = p.status == row_status::ok ? check.status : p.status;
-  std::string what = describe(status);
-  if (status == row_status::missing_fields || status == row_status::extra_fields) {
-    what += " (this line has " + std::to_string(pipes) + ")";
-  }
-  throw input_error(label, line, chunk.input_offset + r.begin + p.error_at, what);
-}
-
 /// The input's size if it is a regular file (so the store can be sized once), else 0.
 std::uint64_t regular_file_size(int fd) {
   struct stat st{};
@@ -108,7 +92,7 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
     std::size_t const rows = buffers.records.size();
     if (out.chunks == 0) reserve_for_input(store, input_size, chunk, rows);
     chunk_check const check = parse_rows(buffers, store, ctx);
-    if (!check.ok) throw_bad_row(label, chunk, check, out.rows + check.bad_row + 1);
+    if (!check.ok) throw_bad_row(label, chunk.data, chunk.input_offset, check, out.rows + check.bad_row + 1);
     clock.lap(out.times.parse);
 
     out.bytes += chunk.size;

@@ -12,7 +12,6 @@
 #include <thrust/find.h>
 #include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
-#include <thrust/iterator/zip_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/sort.h>
 #include <thrust/transform.h>
@@ -33,10 +32,6 @@ namespace {
 constexpr std::size_t general_pieces_per_chunk = 4;
 constexpr std::size_t min_general_piece = std::size_t{1} << 20;
 
-/// Bytes of a bad line copied back to the host to say what is wrong: parse_line decides within the
-/// first max_line_bytes + 1 bytes, and a longer prefix fails the same way as the whole line.
-constexpr std::uint32_t error_prefix_bytes = 128;
-
 template <class T>
 T* raw(thrust::device_vector<T>& v) {
   return thrust::raw_pointer_cast(v.data());
@@ -45,22 +40,6 @@ T* raw(thrust::device_vector<T>& v) {
 template <class T>
 void grow(thrust::device_vector<T>& v, std::size_t n) {
   if (v.size() < n) v.resize(n);
-}
-
-/// Throws the input_error for the line [r.begin, r.end) of a device text, parsing a copy of its first
-/// bytes on the host to say what is wrong and where.
-[[noreturn]] void throw_bad_line(std::string const& label, char const* text, record_range r, chunk_position where,
-                                 std::uint64_t line_number) {
-  std::uint32_t const copied = std::min(r.size(), error_prefix_bytes);
-  std::string bytes(copied, '\0');
-  thrust::copy(thrust::device_pointer_cast(text + r.begin), thrust::device_pointer_cast(text + r.begin + copied),
-               bytes.begin());
-  std::uint32_t size = copied;
-  if (size == r.size() && size > 0 && bytes[size - 1] == '\n') --size;
-  parsed_line const p = parse_line(bytes.data(), size);
-  ROWSCAN_EXPECTS(p.status != line_status::ok, "the device flagged line " + std::to_string(line_number) +
-                                                   " as bad, but it parses on the host");
-  throw input_error(label, line_number, where.input_offset + r.begin + p.error_at, describe(p.status));
 }
 
 /// The smallest key of directory bucket b.
@@ -215,39 +194,19 @@ std::size_t station_accumulator::add_general(char const* text, std::size_t size,
   return lines;
 }
 
+// [docs:general-group]
 std::size_t station_accumulator::add_general_piece(char const* text, std::size_t size, chunk_position where) {
-  auto policy = ctx_.policy();
-  find_lines(text, size, records_, ctx_);
-  std::size_t const rows = records_.size();
-  keys_.resize(rows);
-  tenths_.resize(std::max(tenths_.size(), rows));
-  name_sizes_.resize(rows);
-  statuses_.resize(rows);
-  thrust::transform(policy, records_.begin(), records_.end(),
-                    thrust::make_zip_iterator(thrust::make_tuple(keys_.begin(), tenths_.begin(), name_sizes_.begin(),
-                                                                 statuses_.begin())),
-                    parse_record{text, key_mask_});
-  auto const bad = thrust::find_if(policy, statuses_.begin(), statuses_.end(), is_bad_line{});
-  if (bad != statuses_.end()) {
-    auto const row = static_cast<std::size_t>(bad - statuses_.begin());
-    throw_bad_line(label_, text, records_[row], where, where.lines_before + row + 1);
-  }
-
-  record_names names{text, raw(records_), raw(name_sizes_)};
-  auto readings = thrust::make_transform_iterator(tenths_.begin(), reading_stats{});
-  merge_into_running(table_from_groups(group_by_name(keys_, names, readings, ctx_), names, ctx_));
-  return rows;
+  parse_records(text, size, where, label_, key_mask_, general_, ctx_);
+  record_names names{text, raw(general_.records), raw(general_.name_sizes)};
+  auto readings = thrust::make_transform_iterator(general_.tenths.begin(), reading_stats{});
+  merge_into_running(table_from_groups(group_by_name(general_.keys, names, readings, ctx_), names, ctx_));
+  return general_.records.size();
 }
+// [docs:end]
 
 void station_accumulator::merge_into_running(station_table&& table) {
   dictionary_stale_ = true;
-  if (running_.size() == 0) {
-    running_ = std::move(table);
-    return;
-  }
-  bool const compared = running_.names_compared || table.names_compared;
-  running_ = merge_tables(running_, table, ctx_);
-  running_.names_compared = running_.names_compared || compared;
+  merge_into(running_, std::move(table), ctx_);
 }
 
 void station_accumulator::rebuild_dictionary() {

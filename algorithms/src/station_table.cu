@@ -2,10 +2,13 @@
 
 #include <thrust/copy.h>
 #include <thrust/gather.h>
+#include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
+
+#include <utility>
 
 namespace rowscan::stations {
 
@@ -42,6 +45,27 @@ station_table sorted_by_name(station_table const& table, context const& ctx) {
   sorted.names = gather_strings(column_view(table.names), thrust::raw_pointer_cast(order.data()), order.size(),
                                 gather_strategy::automatic, ctx);
   return sorted;
+}
+
+void merge_into(station_table& running, station_table&& chunk, context const& ctx) {
+  if (running.size() == 0) {
+    running = std::move(chunk);
+    return;
+  }
+  bool const compared = running.names_compared || chunk.names_compared;
+  running = merge_tables(running, chunk, ctx);
+  running.names_compared = running.names_compared || compared;
+}
+
+std::vector<station_summary> to_host_summaries(station_table const& table) {
+  thrust::host_vector<station_stats> const stats = table.stats;
+  std::vector<std::string> names = to_host_strings(table.names);
+  std::vector<station_summary> out;
+  out.reserve(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out.push_back({std::move(names[i]), stats[i].min, stats[i].max, stats[i].sum, stats[i].count});
+  }
+  return out;
 }
 
 }  // namespace rowscan::stations

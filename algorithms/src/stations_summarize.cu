@@ -11,7 +11,6 @@
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
-#include <thrust/host_vector.h>
 
 #include <algorithm>
 #include <array>
@@ -115,12 +114,7 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   out.names_compared = accumulator.table().names_compared;
 
   station_table const sorted = sorted_by_name(accumulator.table(), ctx);
-  thrust::host_vector<station_stats> const stats = sorted.stats;
-  std::vector<std::string> names = to_host_strings(sorted.names);
-  out.stations.reserve(names.size());
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    out.stations.push_back({std::move(names[i]), stats[i].min, stats[i].max, stats[i].sum, stats[i].count});
-  }
+  out.stations = to_host_summaries(sorted);
   clock.lap(out.times.output);
   return out;
 }

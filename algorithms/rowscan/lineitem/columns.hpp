@@ -20,10 +20,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace rowscan::lineitem {
 
 /// The columns the query needs, one entry per row, in input order. Nothing else of a row is kept.
+// [docs:column-store]
 struct column_store {
   thrust::device_vector<std::uint32_t> suppkey;
   thrust::device_vector<std::uint32_t> quantity;
@@ -43,6 +45,7 @@ struct column_store {
   /// Bytes the query reads per row.
   static constexpr std::size_t row_bytes = 3 * sizeof(std::uint32_t);
 };
+// [docs:end]
 
 /// True for the field separator.
 struct is_pipe {
@@ -112,5 +115,11 @@ struct chunk_check {
 /// On a bad row the store's new tail is unspecified and the returned check says which row.
 void find_fields(chunk_buffers& buffers, std::size_t size, context const& ctx);
 chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context const& ctx);
+
+/// Throws the input_error for the bad row parse_rows found: parses the row again from text (the
+/// chunk's host copy, which starts at input_offset of the input) to say what is wrong and where.
+/// line is the row's 1-based line number in the input.
+[[noreturn]] void throw_bad_row(std::string const& label, char const* text, std::uint64_t input_offset,
+                                chunk_check const& check, std::uint64_t line);
 
 }  // namespace rowscan::lineitem

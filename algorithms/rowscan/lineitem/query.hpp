@@ -16,6 +16,7 @@
 #include "rowscan/lineitem/columns.hpp"
 
 #include <thrust/iterator/zip_iterator.h>
+#include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
 #include <thrust/tuple.h>
 
@@ -72,18 +73,32 @@ struct threshold_result {
   std::uint64_t rows;  ///< rows with l_suppkey < suppkey_below
 };
 
+/// The rows the query reads: zip(suppkey, quantity, price_cents), 12 bytes a row.
+inline auto query_rows(column_store const& store) {
+  return thrust::make_zip_iterator(
+      thrust::make_tuple(store.suppkey.begin(), store.quantity.begin(), store.price_cents.begin()));
+}
+
 /// One transform_reduce over the K = 1, 2, 4 or 8 columns of the zip; thresholds beyond count are
 /// padded with 0, which no key is below.
+// [docs:fused-query]
 template <int K>
 threshold_sums<K> sums_below(column_store const& store, std::uint64_t const* thresholds, std::size_t count,
                              context const& ctx) {
   below_thresholds<K> predicate{};
   for (std::size_t k = 0; k < count && k < static_cast<std::size_t>(K); ++k) predicate.below[k] = thresholds[k];
-  auto rows = thrust::make_zip_iterator(
-      thrust::make_tuple(store.suppkey.begin(), store.quantity.begin(), store.price_cents.begin()));
+  auto const rows = query_rows(store);
   threshold_sums<K> const zero{};
   return thrust::transform_reduce(ctx.policy(), rows, rows + store.size(), predicate, zero,
                                   threshold_sums_plus<K>{});
+}
+// [docs:end]
+
+/// The transform of sums_below<1>, stored instead of reduced (for `rowscan lineitem --explain`, which
+/// prints it): out[r] = {quantity * cents, 1} if row r's suppkey < z, else {0, 0}. out holds store.size().
+inline void rows_below(column_store const& store, std::uint64_t z, threshold_sums<1>* out, context const& ctx) {
+  auto const rows = query_rows(store);
+  thrust::transform(ctx.policy(), rows, rows + store.size(), out, below_thresholds<1>{{z}});
 }
 
 /// SUM(quantity * extendedprice) in cents and the matched row count for every threshold, in the

@@ -17,6 +17,7 @@
 #include "rowscan/records.hpp"
 #include "rowscan/stage_clock.hpp"
 #include "rowscan/stations/dense_ids.hpp"
+#include "rowscan/stations/parse.hpp"
 #include "rowscan/stations/stats.hpp"
 #include "rowscan/stations/summarize.hpp"
 #include "rowscan/stations/table.hpp"
@@ -29,12 +30,6 @@
 #include <utility>
 
 namespace rowscan::stations {
-
-/// Where a chunk sits in the input, for error messages.
-struct chunk_position {
-  std::uint64_t input_offset;  ///< input offset of the chunk's first byte
-  std::uint64_t lines_before;  ///< lines of the input before the chunk
-};
 
 /// Readable bytes a text needs after its end: the fast path reads names with aligned 8-byte loads.
 constexpr std::size_t text_padding_bytes = 16;
@@ -93,11 +88,7 @@ class station_accumulator {
   thrust::device_vector<station_stats> reduced_;        // each station's (or group's) summary of the chunk
   std::size_t groups_ = 0;
 
-  // General path buffers.
-  thrust::device_vector<record_range> records_;
-  thrust::device_vector<std::uint64_t> keys_;
-  thrust::device_vector<std::uint8_t> name_sizes_;
-  thrust::device_vector<std::uint8_t> statuses_;
+  parsed_records general_;  // the general path's columns
 
   std::size_t skip_fast_ = 0;     // general chunks to go before the fast path is tried again
   std::size_t fast_backoff_ = 1;  // doubles with every fast attempt that fails

@@ -1,12 +1,16 @@
 // rowscan/stations/parse.hpp: the parse step, a transform from records to columns.
 #pragma once
 
+#include "rowscan/context.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stations/line_format.hpp"
 
+#include <thrust/device_vector.h>
 #include <thrust/tuple.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace rowscan::stations {
 
@@ -30,5 +34,26 @@ struct parse_record {
 struct is_bad_line {
   ROWSCAN_HD bool operator()(std::uint8_t status) const { return status != static_cast<std::uint8_t>(line_status::ok); }
 };
+
+/// Where a chunk sits in the input, for error messages.
+struct chunk_position {
+  std::uint64_t input_offset;  ///< input offset of the chunk's first byte
+  std::uint64_t lines_before;  ///< lines of the input before the chunk
+};
+
+/// The general path's columns of a piece of text, one entry per record (kept across pieces).
+struct parsed_records {
+  thrust::device_vector<record_range> records;
+  thrust::device_vector<std::uint64_t> keys;
+  thrust::device_vector<std::int16_t> tenths;
+  thrust::device_vector<std::uint8_t> name_sizes;
+  thrust::device_vector<std::uint8_t> statuses;
+};
+
+/// The general path's parse of text[0, size) (device memory, whole lines):
+///   find_lines -> transform(parse_record) into the four columns -> find_if(is_bad_line).
+/// Throws rowscan::input_error at the first bad line (label names the input; where places the text in it).
+void parse_records(char const* text, std::size_t size, chunk_position where, std::string const& label,
+                   std::uint64_t key_mask, parsed_records& out, context const& ctx);
 
 }  // namespace rowscan::stations

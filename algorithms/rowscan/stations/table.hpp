@@ -5,6 +5,7 @@
 #include "rowscan/records.hpp"
 #include "rowscan/stations/group.hpp"
 #include "rowscan/stations/stats.hpp"
+#include "rowscan/stations/summarize.hpp"
 #include "rowscan/strings/column.hpp"
 #include "rowscan/strings/gather.hpp"
 
@@ -12,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace rowscan::stations {
 
@@ -66,5 +68,12 @@ station_table merge_tables(station_table const& a, station_table const& b, conte
 
 /// The table in the output order: by the unsigned bytes of the names.
 station_table sorted_by_name(station_table const& table, context const& ctx);
+
+/// Folds a chunk's table into the running table: the first chunk's table becomes the running table,
+/// later ones are merged with merge_tables. names_compared stays set once any grouping compared names.
+void merge_into(station_table& running, station_table&& chunk, context const& ctx);
+
+/// The table's rows on the host, in its order (sorted_by_name's, for the answer).
+std::vector<station_summary> to_host_summaries(station_table const& table);
 
 }  // namespace rowscan::stations
