@@ -49,18 +49,24 @@ enum class gather_strategy {
 // - char-parallel pays a binary search of about 24 dependent loads per output byte; it lost every cell
 //   of the grid, by 10x at 32 bytes (2.5 ms vs 25 ms at 16,777,216 x 32) and 27x at 2048;
 // - string-parallel pays one chain of dependent loads (index, source offsets) per string and splits the
-//   string over its lanes. Lanes per string, measured at 262,144 x 2048 (ms for the whole call):
-//   1: 1.87, 4: 0.84, 16: 0.52, 32: 0.46, 64: 0.45, 128: 0.46, 256: 0.53; and at 16,777,216 x 32:
-//   1: 5.67, 2: 3.37, 4: 2.42, 8: 2.51, 16: 2.96, 32: 4.10. About two words a lane, at least 4 lanes.
+//   string over its lanes. GB/s by lanes per string (two H100 runs agree within a few percent):
+//     262,144 x 32:    4: 126, 8: 147, 16: 131          16,777,216 x 32: 2: 160, 4: 211, 8: 190
+//     262,144 x 128:   4: 314, 8: 400, 16: 377
+//     262,144 x 512:   8: 673, 16: 781, 32: 766
+//     262,144 x 2048:  16: 1024, 32: 1138, 64: 1128, 128: 1063
+//     262,144 x 8192:  32: 1256, 64: 1284, 128: 1320, 256: 1300
+//   One 16-byte word a lane, within 4 to 64 lanes, is at or within 3% of the best everywhere but
+//   262,144 x 32 (4 lanes, 14% below 8; the many-strings cell of the goal prefers 4).
 // - keeping 2 or 4 words in flight per lane (all loads before the stores) was slower at every lane
-//   count (0.49-0.52 ms against 0.46 at 32 lanes), so each lane copies one word at a time.
+//   count (0.49-0.52 ms against 0.46 at 32 lanes, 262,144 x 2048), so a lane copies a word at a time.
 
 /// Average output length, in bytes, from which `automatic` copies string-parallel: string-parallel won
-/// every measured cell, down to 32 bytes; below 16, most of its 4 lanes would idle.
+/// every measured cell from 128 bytes up and all but one at 32 (4,096 x 32: 3.1 against 3.3 GB/s, a
+/// 40-microsecond call); below 16, most of its 4 lanes would idle.
 inline constexpr std::int64_t string_parallel_min_average_bytes = 16;
-/// Lanes per string: average / string_parallel_bytes_per_lane (two words a lane), rounded up to a power
+/// Lanes per string: average / string_parallel_bytes_per_lane (one word a lane), rounded up to a power
 /// of two and kept within [string_parallel_min_lanes, string_parallel_max_lanes].
-inline constexpr std::int64_t string_parallel_bytes_per_lane = 32;
+inline constexpr std::int64_t string_parallel_bytes_per_lane = 16;
 inline constexpr unsigned string_parallel_min_lanes = 4;
 inline constexpr unsigned string_parallel_max_lanes = 64;
 #else
