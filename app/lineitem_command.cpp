@@ -50,6 +50,7 @@ int lineitem_command(int argc, char** argv) {
       ("chunk-size", "bytes of text processed at once (default: sized from free device memory)",
        cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
       ("stats", "print load and query times to stderr");
+  add_skip_invalid_option(options);
   options.parse_positional({"file"});
   auto const parsed = parse_command_line(options, argc, argv,
                                          {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}});
@@ -68,6 +69,8 @@ int lineitem_command(int argc, char** argv) {
   }
   opts.chunk_size = args["chunk-size"].as<std::size_t>();
   opts.time_stages = args.count("stats") > 0;
+  opts.skip_invalid = args.count("skip-invalid") > 0;
+  opts.fail_allocations_above = fail_allocations_above_from_environment();
 
   auto const start = std::chrono::steady_clock::now();
   io::input_file input(args["file"].as<std::string>());
@@ -76,6 +79,7 @@ int lineitem_command(int argc, char** argv) {
   // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
   std::string const text = format == "json" ? lineitem::format_json(result) : lineitem::format_text(result);
   std::cout << text << std::flush;
+  report_skipped(result.skipped);
   if (opts.time_stages) {
     print_stage_times(result, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }

@@ -6,6 +6,7 @@
 //        -> lower_bound(record starts) into those         each record's first '|' (its field 0 ends there)
 //        -> transform(parse_row_at) into the store's tail suppkey, quantity, cents + a status per row
 //        -> find_if(is_bad_row)                           the first bad row, re-parsed on the host
+//        -> (--skip-invalid) remove_if(stencil: statuses)  the good rows of the tail, in order
 // Field j of record r lies between '|' number first[r] + j - 1 and first[r] + j: a fixed rank from
 // the record's own first '|', valid once the row is known to hold exactly 16 of them (parse_fields
 // checks that from first[r + 1] - first[r] before it reads any field).
@@ -112,5 +113,9 @@ struct chunk_check {
 /// On a bad row the store's new tail is unspecified and the returned check says which row.
 void find_fields(chunk_buffers& buffers, std::size_t size, context const& ctx);
 chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context const& ctx);
+
+/// After parse_rows found a bad row: drops every row it flagged from the store's tail (the rows from
+/// old_size on), keeping the others in order. Returns how many it kept. For --skip-invalid.
+std::size_t drop_bad_rows(chunk_buffers const& buffers, column_store& store, std::size_t old_size, context const& ctx);
 
 }  // namespace rowscan::lineitem
