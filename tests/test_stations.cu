@@ -407,7 +407,7 @@ std::string with_bad_lines(std::uint32_t seed, std::string const& valid, unsigne
 TEST(StationsSkipInvalid, RandomMixesMatchTheReference) {
   struct shape { std::size_t stations, rows; unsigned one_in; };
   for (shape s : {shape{5, 300, 3}, shape{40, 3000, 50}, shape{300, 6000, 7}, shape{20, 2000, 1000}}) {
-    for (std::uint32_t seed : {1u, 2u, 3u}) {
+    for (std::uint32_t seed : {1u, 2u}) {
       SCOPED_TRACE("seed=" + std::to_string(seed) + " stations=" + std::to_string(s.stations) +
                    " rows=" + std::to_string(s.rows) + " one_in=" + std::to_string(s.one_in));
       std::string const text = with_bad_lines(seed, random_measurements(seed + 100, s.stations, s.rows, 30), s.one_in);
