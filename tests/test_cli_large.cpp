@@ -1,6 +1,7 @@
 // Inputs beyond 4 GiB, streamed through a pipe (issue 6): line numbers and byte offsets past 2^32 are
 // reported exactly. Each test pushes about 4.3 GB through rowscan: 21 s (stations) and 27 s (lineitem)
-// on a shared 2-core machine with OMP_NUM_THREADS=2. That is too long for every CI run, so CTest labels
+// on a shared 2-core machine with OMP_NUM_THREADS=2; the three CliManyLines tests push 25.8 GB each
+// (more than 2^32 lines) and are meant for the GPU machine. That is too long for every CI run, so CTest labels
 // them `large` and the cpu test preset leaves them out: run them with `ctest --test-dir build/cpu -L large`.
 //
 // Nothing is written to disk: `yes` repeats one valid line into the pipe, and a bad line follows it.
@@ -61,6 +62,47 @@ TEST_F(CliLarge, LineitemErrorPastFourGibIsAtTheExactLineAndByte) {
                         0),
             0u)
       << r.err;
+}
+
+// More than 2^32 lines (issue 6): `yes 'a;1.0' | head -n 4294967400` is 25.8 GB of 6-byte lines, so a
+// 32-bit line counter would wrap 104 lines before the end. A bad line after them is line 4294967401.
+
+constexpr std::uint64_t many_lines = four_gib + 104;  // 4294967400
+constexpr std::uint64_t many_lines_bytes = many_lines * 6;
+
+class CliManyLines : public CliLarge {
+ protected:
+  /// `(yes 'a;1.0' | head -n 4294967400; printf TAIL) | rowscan stations ARGS -`
+  run_result run_many(std::string const& tail, std::string const& args) const {
+    std::string const command = "(yes 'a;1.0' | head -n " + std::to_string(many_lines) + "; printf '" + tail +
+                                "') | '" + ROWSCAN_EXE + "' stations " + args + " - >'" + path("stdout") + "' 2>'" +
+                                path("stderr") + "'";
+    int const status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(path("stdout")), read_file(path("stderr"))};
+  }
+};
+
+TEST_F(CliManyLines, MoreThanTwoToThe32LinesAreAnsweredExactly) {
+  auto const r = run_many("", "");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "{a=1.0/1.0/1.0}\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(CliManyLines, ABadLineAfterTwoToThe32LinesIsLine4294967401) {
+  auto const r = run_many("x;1.23\\n", "");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "rowscan: error: <stdin>:4294967401: byte " + std::to_string(many_lines_bytes + 2) +
+                       ": temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9])\n");
+}
+
+TEST_F(CliManyLines, SkipInvalidNamesLine4294967401AndAnswersTheRest) {
+  auto const r = run_many("x;1.23\\n", "--skip-invalid");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "{a=1.0/1.0/1.0}\n");
+  EXPECT_EQ(r.err, "rowscan: skipped 1 invalid line: <stdin>:4294967401: byte " + std::to_string(many_lines_bytes + 2) +
+                       ": temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9])\n");
 }
 
 }  // namespace
