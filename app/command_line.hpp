@@ -5,12 +5,15 @@
 
 #include <cxxopts.hpp>
 
+#include <charconv>
 #include <cstddef>
 #include <cstdlib>
 #include <initializer_list>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <utility>
 
 namespace rowscan::app {
@@ -53,18 +56,14 @@ inline void report_skipped(skipped_lines const& skipped) {
 inline std::size_t fail_allocations_above_from_environment() {
   char const* value = std::getenv("ROWSCAN_FAIL_ALLOC_ABOVE");
   if (value == nullptr || *value == '\0') return 0;
-  std::size_t used = 0;
-  unsigned long long bytes = 0;
-  try {
-    bytes = std::stoull(value, &used);
-  } catch (std::exception const&) {
-    used = 0;
-  }
-  if (used != std::string(value).size()) {
+  std::string_view const text(value);
+  std::size_t bytes = 0;
+  auto const [end, failure] = std::from_chars(text.data(), text.data() + text.size(), bytes);
+  if (failure != std::errc{} || end != text.data() + text.size()) {
     throw cxxopts::exceptions::specification("ROWSCAN_FAIL_ALLOC_ABOVE must be a number of bytes, not '" +
                                              std::string(value) + "'");
   }
-  return static_cast<std::size_t>(bytes);
+  return bytes;
 }
 
 }  // namespace rowscan::app

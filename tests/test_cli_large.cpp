@@ -64,45 +64,39 @@ TEST_F(CliLarge, LineitemErrorPastFourGibIsAtTheExactLineAndByte) {
       << r.err;
 }
 
-// More than 2^32 lines (issue 6): `yes 'a;1.0' | head -n 4294967400` is 25.8 GB of 6-byte lines, so a
-// 32-bit line counter would wrap 104 lines before the end. A bad line after them is line 4294967401.
+// More than 2^32 lines (issue 6): 4294967400 lines of `a;1.0` (`yes 'a;1.0' | head -n 4294967400`, here
+// the same bytes as `head -c 25769804400`) are 25.8 GB, and a 32-bit line counter would wrap 104 lines
+// before their end. A bad line after them is line 4294967401.
 
 constexpr std::uint64_t many_lines = four_gib + 104;  // 4294967400
 constexpr std::uint64_t many_lines_bytes = many_lines * 6;
 
-class CliManyLines : public CliLarge {
- protected:
-  /// `(yes 'a;1.0' | head -n 4294967400; printf TAIL) | rowscan stations ARGS -`
-  run_result run_many(std::string const& tail, std::string const& args) const {
-    std::string const command = "(yes 'a;1.0' | head -n " + std::to_string(many_lines) + "; printf '" + tail +
-                                "') | '" + ROWSCAN_EXE + "' stations " + args + " - >'" + path("stdout") + "' 2>'" +
-                                path("stderr") + "'";
-    int const status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(path("stdout")), read_file(path("stderr"))};
-  }
-};
+using CliManyLines = CliLarge;
+
+/// The error, or the skipped position, of the line "x;1.23" after them.
+std::string const bad_line_4294967401 = "<stdin>:4294967401: byte " + std::to_string(many_lines_bytes + 2) +
+                                        ": temperature must be -99.9 to 99.9 with exactly one fractional digit "
+                                        "(-?[0-9]{1,2}.[0-9])\n";
 
 TEST_F(CliManyLines, MoreThanTwoToThe32LinesAreAnsweredExactly) {
-  auto const r = run_many("", "");
+  auto const r = run_stream("a;1.0", many_lines_bytes, "", "stations");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "{a=1.0/1.0/1.0}\n");
   EXPECT_EQ(r.err, "");
 }
 
 TEST_F(CliManyLines, ABadLineAfterTwoToThe32LinesIsLine4294967401) {
-  auto const r = run_many("x;1.23\\n", "");
+  auto const r = run_stream("a;1.0", many_lines_bytes, "x;1.23\\n", "stations");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, "rowscan: error: <stdin>:4294967401: byte " + std::to_string(many_lines_bytes + 2) +
-                       ": temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9])\n");
+  EXPECT_EQ(r.err, "rowscan: error: " + bad_line_4294967401);
 }
 
 TEST_F(CliManyLines, SkipInvalidNamesLine4294967401AndAnswersTheRest) {
-  auto const r = run_many("x;1.23\\n", "--skip-invalid");
+  auto const r = run_stream("a;1.0", many_lines_bytes, "x;1.23\\n", "stations --skip-invalid");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, "{a=1.0/1.0/1.0}\n");
-  EXPECT_EQ(r.err, "rowscan: skipped 1 invalid line: <stdin>:4294967401: byte " + std::to_string(many_lines_bytes + 2) +
-                       ": temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9])\n");
+  EXPECT_EQ(r.err, "rowscan: skipped 1 invalid line: " + bad_line_4294967401);
 }
 
 }  // namespace
