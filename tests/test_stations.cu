@@ -25,15 +25,22 @@ using rowscan::stations::summarize_options;
 
 using support::temp_input;
 
-std::string answer(std::string const& text, std::size_t chunk_size = 0, unsigned key_bits = 64) {
+rowscan::stations::summary summarize_text(std::string const& text, summarize_options const& options) {
   temp_input input(text);
-  summarize_options options;
-  options.chunk_size = chunk_size;
-  options.key_bits = key_bits;
-  auto const result = rowscan::stations::summarize(input.fd(), "input.txt", options);
+  return rowscan::stations::summarize(input.fd(), "input.txt", options);
+}
+
+std::string onebrc(rowscan::stations::summary const& result) {
   std::ostringstream out;
   rowscan::stations::write_onebrc(out, result.stations);
   return out.str();
+}
+
+std::string answer(std::string const& text, std::size_t chunk_size = 0, unsigned key_bits = 64) {
+  summarize_options options;
+  options.chunk_size = chunk_size;
+  options.key_bits = key_bits;
+  return onebrc(summarize_text(text, options));
 }
 
 /// Every chunk size and key width gives the reference's answer, byte for byte.
@@ -342,17 +349,14 @@ struct skipping_run {
 };
 
 skipping_run run_skipping(std::string const& text, std::size_t chunk_size, unsigned threads = 0, unsigned key_bits = 64) {
-  temp_input input(text);
   summarize_options options;
   options.chunk_size = chunk_size;
   options.reader_threads = threads;
   options.key_bits = key_bits;
   options.skip_invalid = true;
-  auto const result = rowscan::stations::summarize(input.fd(), "input.txt", options);
+  auto const result = summarize_text(text, options);
   skipping_run run;
-  std::ostringstream out;
-  rowscan::stations::write_onebrc(out, result.stations);
-  run.answer = out.str();
+  run.answer = onebrc(result);
   run.skipped = result.skipped.count();
   for (auto const& e : result.skipped.first()) {
     run.first.push_back({e.line(), e.byte_offset()});
@@ -493,15 +497,11 @@ std::string answer_skipping(std::string const& text, std::size_t chunk_size) { r
 
 std::string answer_with_failing_allocations(std::string const& text, std::size_t chunk_size, std::size_t fail_above,
                                             bool skip_invalid = false) {
-  temp_input input(text);
   summarize_options options;
   options.chunk_size = chunk_size;
   options.fail_allocations_above = fail_above;
   options.skip_invalid = skip_invalid;
-  auto const result = rowscan::stations::summarize(input.fd(), "input.txt", options);
-  std::ostringstream out;
-  rowscan::stations::write_onebrc(out, result.stations);
-  return out.str();
+  return onebrc(summarize_text(text, options));
 }
 
 TEST(StationsOutOfMemory, ARetryInHalvesGivesTheSameAnswer) {
