@@ -1,11 +1,19 @@
 // app/command_line.hpp: the option handling every subcommand shares.
 #pragma once
 
+#include "rowscan/skipped_lines.hpp"
+
 #include <cxxopts.hpp>
 
+#include <charconv>
+#include <cstddef>
+#include <cstdlib>
 #include <initializer_list>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
 #include <utility>
 
 namespace rowscan::app {
@@ -30,6 +38,32 @@ inline std::optional<cxxopts::ParseResult> parse_command_line(cxxopts::Options& 
     throw cxxopts::exceptions::specification("unexpected argument '" + args.unmatched()[0] + "'");
   }
   return args;
+}
+
+/// The option both workloads share for bad input.
+inline void add_skip_invalid_option(cxxopts::Options& options) {
+  options.add_options()("skip-invalid", "skip bad lines instead of stopping at the first; the answer covers the "
+                                        "valid lines, and stderr gets one line with the count and the first 5");
+}
+
+/// After the answer: the one stderr line saying what --skip-invalid left out (nothing if nothing was).
+inline void report_skipped(skipped_lines const& skipped) {
+  if (skipped.count() > 0) std::cerr << "rowscan: " << skipped.summary() << '\n';
+}
+
+/// Testing aid: ROWSCAN_FAIL_ALLOC_ABOVE=BYTES makes chunk-sized device arrays above BYTES fail as on
+/// a full device (summarize_options::fail_allocations_above). Unset, empty or 0: never.
+inline std::size_t fail_allocations_above_from_environment() {
+  char const* value = std::getenv("ROWSCAN_FAIL_ALLOC_ABOVE");
+  if (value == nullptr || *value == '\0') return 0;
+  std::string_view const text(value);
+  std::size_t bytes = 0;
+  auto const [end, failure] = std::from_chars(text.data(), text.data() + text.size(), bytes);
+  if (failure != std::errc{} || end != text.data() + text.size()) {
+    throw cxxopts::exceptions::specification("ROWSCAN_FAIL_ALLOC_ABOVE must be a number of bytes, not '" +
+                                             std::string(value) + "'");
+  }
+  return bytes;
 }
 
 }  // namespace rowscan::app

@@ -55,6 +55,7 @@ int lineitem_command(int argc, char** argv) {
       ("stats", "print load and query times to stderr")
       ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
                   "answer");
+  add_skip_invalid_option(options);
   options.parse_positional({"file"});
   auto const parsed = parse_command_line(options, argc, argv,
                                          {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}});
@@ -81,6 +82,8 @@ int lineitem_command(int argc, char** argv) {
   }
   opts.chunk_size = args["chunk-size"].as<std::size_t>();
   opts.time_stages = args.count("stats") > 0;
+  opts.skip_invalid = args.count("skip-invalid") > 0;
+  opts.fail_allocations_above = fail_allocations_above_from_environment();
 
   auto const start = std::chrono::steady_clock::now();
   io::input_file input(args["file"].as<std::string>());
@@ -89,6 +92,7 @@ int lineitem_command(int argc, char** argv) {
   // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
   std::string const text = format == "json" ? lineitem::format_json(result) : lineitem::format_text(result);
   std::cout << text << std::flush;
+  report_skipped(result.skipped);
   if (opts.time_stages) {
     print_stage_times(result, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }

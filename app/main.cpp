@@ -17,11 +17,11 @@ constexpr char const* usage_text =
     "usage: rowscan <command> [options]\n"
     "\n"
     "commands:\n"
-    "  stations FILE [--explain]\n"
+    "  stations FILE [--skip-invalid] [--explain]\n"
     "                      per-station min/mean/max of `name;temperature` lines (One Billion Row Challenge)\n"
     "  generate measurements --rows N --stations K [--seed S] -o FILE\n"
     "                      write a realistic measurements file\n"
-    "  lineitem FILE --suppkey-below Z[,Z2...] [--format text|json] [--stats] [--chunk-size BYTES] [--explain]\n"
+    "  lineitem FILE --suppkey-below Z[,Z2...] [--format text|json] [--stats] [--chunk-size BYTES] [--skip-invalid] [--explain]\n"
     "                      SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z of a TPC-H lineitem.tbl\n"
     "  generate lineitem --scale SF [--seed S] -o FILE\n"
     "                      write a dbgen-format lineitem.tbl of about SF x 6,000,000 rows\n"
@@ -63,7 +63,7 @@ int run(int argc, char** argv) {
   } catch (rowscan::error const& e) {
     std::cerr << "rowscan: error: " << e.what() << '\n';
   } catch (std::bad_alloc const&) {
-    std::cerr << "rowscan: error: out of memory\n";
+    std::cerr << "rowscan: error: out of memory (a smaller --chunk-size needs less)\n";
   } catch (std::exception const& e) {
     std::cerr << "rowscan: error: " << e.what() << '\n';
   }

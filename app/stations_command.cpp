@@ -64,6 +64,7 @@ int stations_command(int argc, char** argv) {
       ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)")
       ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
                    "name-comparing fallback)", cxxopts::value<unsigned>()->default_value("64"), "N");
+  add_skip_invalid_option(options);
   options.parse_positional({"file"});
   auto const parsed = parse_command_line(options, argc, argv, {{"file", "missing FILE"}});
   if (!parsed) return success;
@@ -83,6 +84,8 @@ int stations_command(int argc, char** argv) {
   opts.chunk_size = args["chunk-size"].as<std::size_t>();
   opts.key_bits = args["key-bits"].as<unsigned>();
   opts.time_stages = args.count("stats") > 0;
+  opts.skip_invalid = args.count("skip-invalid") > 0;
+  opts.fail_allocations_above = fail_allocations_above_from_environment();
   opts.reader_threads = args["threads"].as<unsigned>();
   opts.portable_only = args.count("portable") > 0;
 
@@ -98,6 +101,7 @@ int stations_command(int argc, char** argv) {
   std::ostringstream text;
   stations::write(text, result.stations, format);
   std::cout << text.str() << std::flush;
+  report_skipped(result.skipped);
   auto const end = std::chrono::steady_clock::now();
   result.times.output += std::chrono::duration<double>(end - output_start).count();
   if (opts.time_stages) print_stage_times(result, std::chrono::duration<double>(end - start).count());

@@ -438,4 +438,157 @@ TEST_F(CliDeterminism, LineitemIsByteIdenticalForEveryChunkSizeAndThreadCount) {
   }
 }
 
+// ---- --skip-invalid ---------------------------------------------------------------------------------------
+
+/// The summary line --skip-invalid prints for the reference's skipped lines of `file`, with `reasons`
+/// the words after each position (in order; only the first five are printed).
+std::string skip_summary(std::string const& file, std::vector<reference::skipped_line> const& skipped,
+                         std::vector<std::string> const& reasons) {
+  std::string line = "rowscan: skipped " + std::to_string(skipped.size()) +
+                     (skipped.size() == 1 ? " invalid line" : " invalid lines");
+  line += skipped.size() > 5 ? ", the first 5: " : ": ";
+  for (std::size_t i = 0; i < skipped.size() && i < 5; ++i) {
+    line += (i == 0 ? "" : "; ") + file + ":" + std::to_string(skipped[i].line) + ": byte " +
+            std::to_string(skipped[i].byte_offset) + ": " + reasons[i];
+  }
+  return line + "\n";
+}
+
+constexpr char const* bad_temperature = "temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9])";
+constexpr char const* no_separator = "missing ';' between station name and temperature";
+
+TEST_F(CliInputs, SkipInvalidStationsAnswersTheValidLinesAndSummarizesTheRest) {
+  std::string const text = "a;1.0\nbad\nb;2.0\n;3.0\na;3.0\nx;1.23";
+  std::vector<reference::skipped_line> skipped;
+  std::string const expected = reference::stations_answer(text, &skipped);
+  ASSERT_EQ(skipped.size(), 3u);
+  for (char const* chunk : {"128", "0"}) {
+    SCOPED_TRACE(std::string("chunk=") + chunk);
+    auto const r = stations(text, std::string("--skip-invalid --chunk-size ") + chunk);
+    EXPECT_EQ(r.exit_code, 0);  // the answer is complete for the valid lines: a warning, not a failure
+    EXPECT_EQ(r.out, "{a=1.0/2.0/3.0, b=2.0/2.0/2.0}\n");
+    EXPECT_EQ(r.out, expected);
+    EXPECT_EQ(r.err, skip_summary(input(), skipped, {no_separator, "empty station name", bad_temperature}));
+  }
+  // Without the option, the first bad line stops the run as before.
+  expect_input_error(stations(text), input(), {2, 6}, no_separator);
+}
+
+TEST_F(CliInputs, SkipInvalidNamesOnlyTheFirstFiveAndCountsAll) {
+  std::string text = "c;5.0\n";
+  for (int i = 0; i < 7; ++i) text += "bad" + std::to_string(i) + "\n";
+  std::vector<reference::skipped_line> skipped;
+  std::string const expected = reference::stations_answer(text, &skipped);
+  auto const r = run_piped("printf '" + text.substr(0, 6) + "bad0\\nbad1\\nbad2\\nbad3\\nbad4\\nbad5\\nbad6\\n'",
+                           "stations --skip-invalid -");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, expected);
+  EXPECT_EQ(r.err, skip_summary("<stdin>", skipped, std::vector<std::string>(5, no_separator)));
+  EXPECT_NE(r.err.find("skipped 7 invalid lines, the first 5: <stdin>:2: byte 6: "), std::string::npos) << r.err;
+}
+
+TEST_F(CliInputs, SkipInvalidWithNothingToSkipPrintsNoSummary) {
+  auto const r = stations("a;1.0\nb;2.0\n", "--skip-invalid");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "{a=1.0/1.0/1.0, b=2.0/2.0/2.0}\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(CliInputs, SkipInvalidWithEveryLineBadIsAnEmptyAnswer) {
+  auto const r = stations("x\ny\n", "--skip-invalid");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "{}\n");
+  EXPECT_EQ(r.err, "rowscan: skipped 2 invalid lines: " + input() + ":1: byte 0: " + no_separator + "; " + input() +
+                       ":2: byte 2: " + no_separator + "\n");
+}
+
+TEST_F(CliInputs, SkipInvalidLineitem) {
+  std::string const good = row("5", "17", "21168.23");
+  std::string const text = good + row("5", "1.5", "1.00") + "1|2|3|\n" + good;
+  std::vector<reference::skipped_line> skipped;
+  std::string const expected = reference::lineitem_answer(text, {10}, &skipped);
+  auto const r = lineitem(text, "--skip-invalid");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, expected);
+  EXPECT_EQ(r.out, "719719.82\n");
+  EXPECT_EQ(r.err, skip_summary(input(), skipped,
+                                {"l_quantity must be a whole number from 0 to 4294967295, like 17 or 17.00",
+                                 "expected 16 fields, each followed by '|' (the last one too) (this line has 3)"}));
+}
+
+TEST_F(CliInputs, SkipInvalidStopsAtALineLongerThanTheCarry) {
+  std::string const text = "a;1.0\nbad\n" + std::string(5000, 'n') + "\nb;2.0\n";
+  auto const r = stations(text, "--skip-invalid --chunk-size 1000");
+  expect_input_error(r, input(), {3, 10}, "station name longer than 100 bytes");
+}
+
+TEST_F(CliDeterminism, SkipInvalidIsByteIdenticalForEveryChunkSizeAndThreadCount) {
+  auto const g = run("generate measurements --rows 5000 --stations 300 --seed 12 -o '" + input() + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  std::string text = read_file(input());
+  std::mt19937 rng(12);  // seed 12: a bad line after about one line in 25
+  for (std::size_t at = text.find('\n'); at != std::string::npos && at + 1 < text.size(); at = text.find('\n', at + 1)) {
+    if (rng() % 25 == 0) text.insert(at + 1, rng() % 2 ? "x;1.23\n" : "\n");
+  }
+  write_file(input(), text);
+  std::vector<reference::skipped_line> skipped;
+  std::string const expected = reference::stations_answer(text, &skipped);
+  ASSERT_GT(skipped.size(), 5u);
+  std::string first_err;
+  for (int threads : {1, 2}) {
+    omp_threads const scoped(threads);
+    for (char const* chunk : {"128", "1000", "4096", "1048576", "0"}) {
+      SCOPED_TRACE("threads=" + std::to_string(threads) + " chunk=" + chunk);
+      auto const r = run(std::string("stations --skip-invalid --chunk-size ") + chunk + " '" + input() + "'");
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(r.out, expected);
+      if (first_err.empty()) first_err = r.err;
+      EXPECT_EQ(r.err, first_err);
+      EXPECT_EQ(r.err.rfind("rowscan: skipped " + std::to_string(skipped.size()) + " invalid lines, the first 5: " +
+                                input() + ":" + std::to_string(skipped[0].line) + ": byte " +
+                                std::to_string(skipped[0].byte_offset) + ": ",
+                            0),
+                0u)
+          << r.err;
+    }
+  }
+}
+
+// ---- device out of memory ----------------------------------------------------------------------------------
+
+/// Sets ROWSCAN_FAIL_ALLOC_ABOVE for the rowscan processes started in its lifetime, then unsets it.
+class failing_allocations {
+ public:
+  explicit failing_allocations(std::size_t bytes) { setenv("ROWSCAN_FAIL_ALLOC_ABOVE", std::to_string(bytes).c_str(), 1); }
+  ~failing_allocations() { unsetenv("ROWSCAN_FAIL_ALLOC_ABOVE"); }
+  failing_allocations(failing_allocations const&) = delete;
+  failing_allocations& operator=(failing_allocations const&) = delete;
+};
+
+TEST_F(CliInputs, OutOfDeviceMemoryRetriesTheChunkInHalves) {
+  // 64 KiB chunks of about 2,600 lines: a chunk's keys and records need about 21 KB, half of them 10 KB.
+  auto const g = run("generate measurements --rows 20000 --stations 40 --seed 13 -o '" + input() + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  std::string const expected = reference::stations_answer(read_file(input()));
+  failing_allocations const limit(16000);
+  auto const r = run("stations --chunk-size 65536 '" + input() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, expected);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(CliInputs, OutOfDeviceMemoryTwiceIsAClearError) {
+  auto const g = run("generate measurements --rows 20000 --stations 40 --seed 13 -o '" + input() + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  failing_allocations const limit(4000);
+  auto const r = run("stations --chunk-size 65536 '" + input() + "'");
+  expect_error(r, input(), "out of device memory for the ");
+  EXPECT_NE(r.err.find("-byte chunk at byte 0, and again for half of it; give a smaller --chunk-size"),
+            std::string::npos) << r.err;
+  auto const l = run("generate lineitem --scale 0.001 --seed 13 -o '" + input() + "'");
+  ASSERT_EQ(l.exit_code, 0) << l.err;
+  expect_error(run("lineitem --suppkey-below 10 --chunk-size 65536 '" + input() + "'"), input(),
+               "out of device memory for the 65");
+}
+
 }  // namespace

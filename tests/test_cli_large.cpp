@@ -1,6 +1,7 @@
 // Inputs beyond 4 GiB, streamed through a pipe (issue 6): line numbers and byte offsets past 2^32 are
 // reported exactly. Each test pushes about 4.3 GB through rowscan: 21 s (stations) and 27 s (lineitem)
-// on a shared 2-core machine with OMP_NUM_THREADS=2. That is too long for every CI run, so CTest labels
+// on a shared 2-core machine with OMP_NUM_THREADS=2; the three CliManyLines tests push 25.8 GB each
+// (more than 2^32 lines) and are meant for the GPU machine. That is too long for every CI run, so CTest labels
 // them `large` and the cpu test preset leaves them out: run them with `ctest --test-dir build/cpu -L large`.
 //
 // Nothing is written to disk: `yes` repeats one valid line into the pipe, and a bad line follows it.
@@ -61,6 +62,41 @@ TEST_F(CliLarge, LineitemErrorPastFourGibIsAtTheExactLineAndByte) {
                         0),
             0u)
       << r.err;
+}
+
+// More than 2^32 lines (issue 6): 4294967400 lines of `a;1.0` (`yes 'a;1.0' | head -n 4294967400`, here
+// the same bytes as `head -c 25769804400`) are 25.8 GB, and a 32-bit line counter would wrap 104 lines
+// before their end. A bad line after them is line 4294967401.
+
+constexpr std::uint64_t many_lines = four_gib + 104;  // 4294967400
+constexpr std::uint64_t many_lines_bytes = many_lines * 6;
+
+using CliManyLines = CliLarge;
+
+/// The error, or the skipped position, of the line "x;1.23" after them.
+std::string const bad_line_4294967401 = "<stdin>:4294967401: byte " + std::to_string(many_lines_bytes + 2) +
+                                        ": temperature must be -99.9 to 99.9 with exactly one fractional digit "
+                                        "(-?[0-9]{1,2}.[0-9])\n";
+
+TEST_F(CliManyLines, MoreThanTwoToThe32LinesAreAnsweredExactly) {
+  auto const r = run_stream("a;1.0", many_lines_bytes, "", "stations");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "{a=1.0/1.0/1.0}\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(CliManyLines, ABadLineAfterTwoToThe32LinesIsLine4294967401) {
+  auto const r = run_stream("a;1.0", many_lines_bytes, "x;1.23\\n", "stations");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "rowscan: error: " + bad_line_4294967401);
+}
+
+TEST_F(CliManyLines, SkipInvalidNamesLine4294967401AndAnswersTheRest) {
+  auto const r = run_stream("a;1.0", many_lines_bytes, "x;1.23\\n", "stations --skip-invalid");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "{a=1.0/1.0/1.0}\n");
+  EXPECT_EQ(r.err, "rowscan: skipped 1 invalid line: " + bad_line_4294967401);
 }
 
 }  // namespace

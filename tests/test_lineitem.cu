@@ -236,6 +236,127 @@ TEST(Lineitem, CentsText) {
 
 // ---- the query alone -------------------------------------------------------------------------------------
 
+// ---- --skip-invalid --------------------------------------------------------------------------------------
+
+rowscan::lineitem::summary run_skipping(std::string const& text, std::vector<std::uint64_t> const& thresholds,
+                                        std::size_t chunk_size, std::size_t fail_above = 0) {
+  temp_input input(text);
+  summarize_options options;
+  options.suppkey_below = thresholds;
+  options.chunk_size = chunk_size;
+  options.skip_invalid = true;
+  options.fail_allocations_above = fail_above;
+  return rowscan::lineitem::summarize(input.fd(), "lineitem.tbl", options);
+}
+
+/// Every chunk size gives the reference's sums over the valid rows, its count of bad rows and the
+/// first five of their positions.
+void expect_reference_skipping(std::string const& text, std::vector<std::uint64_t> const& thresholds,
+                               std::vector<std::size_t> const& chunk_sizes = {0, 256, 1000, 4096}) {
+  std::vector<reference::skipped_line> all;
+  std::string const expected = reference::lineitem_answer(text, thresholds, &all);
+  for (std::size_t chunk : chunk_sizes) {
+    SCOPED_TRACE("chunk_size=" + std::to_string(chunk));
+    auto const got = run_skipping(text, thresholds, chunk);
+    EXPECT_EQ(rowscan::lineitem::format_text(got), expected);
+    EXPECT_EQ(got.skipped.count(), all.size());
+    EXPECT_EQ(got.rows + got.skipped.count(), got.lines);
+    ASSERT_EQ(got.skipped.first().size(), std::min<std::size_t>(all.size(), 5));
+    for (std::size_t i = 0; i < got.skipped.first().size(); ++i) {
+      auto const& e = got.skipped.first()[i];
+      EXPECT_EQ(e.line(), all[i].line) << e.what();
+      EXPECT_EQ(e.byte_offset(), all[i].byte_offset) << e.what();
+    }
+  }
+}
+
+std::vector<std::string> const& bad_rows() {
+  static std::vector<std::string> const rows = {
+      "", "1|2|3|", "1|2|3|4|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|NONE|TRUCK|c|x|",
+      row("5", "17", "21168.23").insert(row("5", "17", "21168.23").size() - 1, "\r").substr(0, 130),
+      row("5", "abc", "1.00").substr(0, row("5", "abc", "1.00").size() - 1),
+      row("-5", "17", "1.00").substr(0, row("-5", "17", "1.00").size() - 1),
+      row("5", "17", "12.345").substr(0, row("5", "17", "12.345").size() - 1),
+      row("5", "4294967296", "1.00").substr(0, row("5", "4294967296", "1.00").size() - 1), "garbage \x01\x02"};
+  return rows;
+}
+
+/// A generated table with bad rows mixed in: before each row, a bad one with probability one in `one_in`.
+std::string with_bad_rows(std::uint32_t seed, std::string const& valid, unsigned one_in) {
+  std::mt19937 rng(seed);
+  std::string text;
+  std::size_t start = 0;
+  while (start < valid.size()) {
+    if (rng() % one_in == 0) text += bad_rows()[rng() % bad_rows().size()] + "\n";
+    std::size_t const end = std::min(valid.find('\n', start), valid.size());
+    text += valid.substr(start, end + 1 - start);
+    start = end + 1;
+  }
+  return text;
+}
+
+TEST(LineitemSkipInvalid, RandomMixesMatchTheReference) {
+  std::string const valid = generated_table(0.001, 8);
+  for (std::uint32_t seed : {1u, 2u}) {
+    for (unsigned one_in : {2u, 30u, 2000u}) {
+      SCOPED_TRACE("seed=" + std::to_string(seed) + " one_in=" + std::to_string(one_in));
+      expect_reference_skipping(with_bad_rows(seed, valid, one_in), {0, 5, 11, no_limit}, {0, 256, 1000, 65536});
+    }
+  }
+}
+
+TEST(LineitemSkipInvalid, EdgeCases) {
+  std::string const good = row("5", "17", "21168.23");
+  std::string all_bad;
+  for (int i = 0; i < 300; ++i) all_bad += bad_rows()[static_cast<std::size_t>(i) % bad_rows().size()] + "\n";
+  expect_reference_skipping(all_bad, {10});
+  EXPECT_EQ(rowscan::lineitem::format_text(run_skipping(all_bad, {10}, 256)), "0.00\n");
+  for (std::string const& bad : bad_rows()) {
+    if (bad.empty()) continue;
+    SCOPED_TRACE("last line without newline: '" + bad + "'");
+    expect_reference_skipping(good + good + bad, {10}, {0, 256});
+  }
+  // A bad row across every chunk boundary of 256 bytes: rows are about 130 bytes.
+  expect_reference_skipping(with_bad_rows(3, generated_table(0.0002, 9), 3), {3, no_limit}, {256, 257, 300, 511});
+}
+
+TEST(LineitemSkipInvalid, RowLongerThanTheChunkIsNeverSkipped) {
+  // It may be a valid row: skipping it would make the sums depend on the chunk size.
+  std::string const text = row("1", "1", "1.00") + "x\n" + "1|2|3|4|5|6.00|" + std::string(2000, 'x') + "|\n" +
+                           row("1", "1", "1.00");
+  try {
+    run_skipping(text, {5}, 256);
+    FAIL() << "expected an input_error";
+  } catch (rowscan::input_error const& e) {
+    EXPECT_EQ(e.line(), 3u);
+    EXPECT_NE(std::string(e.what()).find("line longer than the chunk size (256 bytes)"), std::string::npos) << e.what();
+  }
+}
+
+// ---- device out of memory ----------------------------------------------------------------------------------
+
+TEST(LineitemOutOfMemory, ARetryInHalvesGivesTheSameAnswer) {
+  // 64 KiB chunks: the text copy is 64 KiB and the '|' positions about 32 KB; their halves fit 40 KB.
+  // The column store (about 6,000 rows, 24 KB a column) fits too.
+  std::string const text = generated_table(0.001, 10);
+  auto const got = run_skipping(text, {5, no_limit}, 65536, 40000);
+  EXPECT_EQ(rowscan::lineitem::format_text(got), reference::lineitem_answer(text, {5, no_limit}));
+  std::string const mixed = with_bad_rows(4, text, 50);
+  std::vector<reference::skipped_line> skipped;
+  auto const mixed_got = run_skipping(mixed, {5, no_limit}, 65536, 40000);
+  EXPECT_EQ(rowscan::lineitem::format_text(mixed_got), reference::lineitem_answer(mixed, {5, no_limit}, &skipped));
+  EXPECT_EQ(mixed_got.skipped.count(), skipped.size());
+}
+
+TEST(LineitemOutOfMemory, ASecondFailureIsAClearError) {
+  try {
+    run_skipping(generated_table(0.001, 10), {5}, 65536, 20000);
+    FAIL() << "expected a device_error";
+  } catch (rowscan::device_error const& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("lineitem.tbl: out of device memory for the ", 0), 0u) << e.what();
+  }
+}
+
 TEST(LineitemQuery, RandomColumnsMatchALoop) {
   for (std::uint32_t seed : {11u, 12u}) {
     SCOPED_TRACE("seed=" + std::to_string(seed));

@@ -1,10 +1,13 @@
 // `rowscan stations` (summarize + format) against the std::map reference, on random and edge-case inputs.
 #include "reference/stations_reference.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/stations/accumulator.hpp"
 #include "rowscan/stations/format.hpp"
 #include "rowscan/stations/summarize.hpp"
 
 #include "support/temp_input.hpp"
+
+#include <thrust/device_vector.h>
 
 #include <gtest/gtest.h>
 
@@ -22,15 +25,22 @@ using rowscan::stations::summarize_options;
 
 using support::temp_input;
 
-std::string answer(std::string const& text, std::size_t chunk_size = 0, unsigned key_bits = 64) {
+rowscan::stations::summary summarize_text(std::string const& text, summarize_options const& options) {
   temp_input input(text);
-  summarize_options options;
-  options.chunk_size = chunk_size;
-  options.key_bits = key_bits;
-  auto const result = rowscan::stations::summarize(input.fd(), "input.txt", options);
+  return rowscan::stations::summarize(input.fd(), "input.txt", options);
+}
+
+std::string onebrc(rowscan::stations::summary const& result) {
   std::ostringstream out;
   rowscan::stations::write_onebrc(out, result.stations);
   return out.str();
+}
+
+std::string answer(std::string const& text, std::size_t chunk_size = 0, unsigned key_bits = 64) {
+  summarize_options options;
+  options.chunk_size = chunk_size;
+  options.key_bits = key_bits;
+  return onebrc(summarize_text(text, options));
 }
 
 /// Every chunk size and key width gives the reference's answer, byte for byte.
@@ -233,11 +243,16 @@ TEST(Stations, NewStationsInLaterChunksTakeTheGeneralPath) {
 
 // ---- bad input -------------------------------------------------------------------------------------------
 
-/// The first bad line is reported with the reference's line number and byte offset, for every chunk size.
-void expect_reference_error(std::string const& text, std::vector<std::size_t> chunk_sizes = {0, 128, 300}) {
+std::string answer_skipping(std::string const& text, std::size_t chunk_size);
+
+/// The first bad line is reported with the reference's line number and byte offset, for every chunk
+/// size; with skip_invalid, the first line too long to skip.
+void expect_reference_error(std::string const& text, std::vector<std::size_t> chunk_sizes = {0, 128, 300},
+                            bool skip_invalid = false) {
   std::uint64_t line = 0, offset = 0;
   try {
-    reference::stations_answer(text);
+    std::vector<reference::skipped_line> skipped;
+    reference::stations_answer(text, skip_invalid ? &skipped : nullptr);
     FAIL() << "the reference accepted the input";
   } catch (reference::bad_input const& e) {
     line = e.line;
@@ -246,7 +261,11 @@ void expect_reference_error(std::string const& text, std::vector<std::size_t> ch
   for (std::size_t chunk : chunk_sizes) {
     SCOPED_TRACE("chunk_size=" + std::to_string(chunk));
     try {
-      answer(text, chunk);
+      if (skip_invalid) {
+        answer_skipping(text, chunk);
+      } else {
+        answer(text, chunk);
+      }
       ADD_FAILURE() << "accepted bad input";
     } catch (rowscan::input_error const& e) {
       EXPECT_EQ(e.line(), line) << e.what();
@@ -316,6 +335,229 @@ TEST(StationsErrors, MoreLinesThanAValidChunkCanHold) {
 TEST(StationsErrors, ChunkSizeLimits) {
   EXPECT_THROW(answer("a;1.0\n", 127), rowscan::error);
   EXPECT_NO_THROW(answer("a;1.0\n", 128));
+}
+
+// ---- --skip-invalid --------------------------------------------------------------------------------------
+
+/// What a run with skip_invalid gives: the answer, and the skipped lines as the summary records them.
+struct skipping_run {
+  std::string answer;
+  std::uint64_t skipped = 0;
+  std::vector<reference::skipped_line> first;
+  std::vector<std::string> messages;
+  std::uint64_t lines = 0;
+};
+
+skipping_run run_skipping(std::string const& text, std::size_t chunk_size, unsigned threads = 0, unsigned key_bits = 64) {
+  summarize_options options;
+  options.chunk_size = chunk_size;
+  options.reader_threads = threads;
+  options.key_bits = key_bits;
+  options.skip_invalid = true;
+  auto const result = summarize_text(text, options);
+  skipping_run run;
+  run.answer = onebrc(result);
+  run.skipped = result.skipped.count();
+  for (auto const& e : result.skipped.first()) {
+    run.first.push_back({e.line(), e.byte_offset()});
+    run.messages.push_back(e.what());
+  }
+  run.lines = result.lines;
+  return run;
+}
+
+/// Every chunk size, reader thread count and key width gives the reference's answer over the valid
+/// lines, the reference's count of bad lines, and its first five positions.
+void expect_reference_skipping(std::string const& text, std::vector<std::size_t> const& chunk_sizes = {0, 128, 1000, 4096},
+                               std::vector<unsigned> const& threads = {1, 2}, std::vector<unsigned> const& key_bits = {64}) {
+  std::vector<reference::skipped_line> all;
+  std::string const expected = reference::stations_answer(text, &all);
+  std::vector<reference::skipped_line> const first(all.begin(), all.begin() + std::min<std::size_t>(all.size(), 5));
+  for (std::size_t chunk : chunk_sizes) {
+    for (unsigned t : threads) {
+      for (unsigned bits : key_bits) {
+        SCOPED_TRACE("chunk_size=" + std::to_string(chunk) + " threads=" + std::to_string(t) +
+                     " key_bits=" + std::to_string(bits));
+        skipping_run const got = run_skipping(text, chunk, t, bits);
+        EXPECT_EQ(got.answer, expected);
+        EXPECT_EQ(got.skipped, all.size());
+        ASSERT_EQ(got.first.size(), first.size());
+        for (std::size_t i = 0; i < first.size(); ++i) {
+          EXPECT_EQ(got.first[i].line, first[i].line) << got.messages[i];
+          EXPECT_EQ(got.first[i].byte_offset, first[i].byte_offset) << got.messages[i];
+          std::string const prefix = "input.txt:" + std::to_string(first[i].line) + ": byte " +
+                                     std::to_string(first[i].byte_offset) + ": ";
+          EXPECT_EQ(got.messages[i].rfind(prefix, 0), 0u) << got.messages[i];
+        }
+      }
+    }
+  }
+}
+
+/// Lines that break each rule (none longer than the reader carries).
+std::vector<std::string> const& bad_lines() {
+  static std::vector<std::string> const lines = {
+      "no separator", "", ";12.0", "x;", "x;1.", "x;.5", "x;+1.0", "x;100.0", "x;1.23", "x;1.0;2.0",
+      "x;1.0\r", "x;1.23\r", std::string(101, 'n') + ";1.0", std::string(300, 'n'), "n;" + std::string(200, '1'),
+      std::string("\x01\x02\xff;9", 5), std::string(1, '\0')};
+  return lines;
+}
+
+/// Valid measurements with bad lines mixed in: each line is bad with probability one in `one_in`.
+std::string with_bad_lines(std::uint32_t seed, std::string const& valid, unsigned one_in) {
+  std::mt19937 rng(seed);
+  std::string text;
+  std::size_t start = 0;
+  while (start < valid.size()) {
+    if (rng() % one_in == 0) text += bad_lines()[rng() % bad_lines().size()] + "\n";
+    std::size_t const end = std::min(valid.find('\n', start), valid.size());
+    text += valid.substr(start, end + 1 - start);
+    start = end + 1;
+  }
+  return text;
+}
+
+TEST(StationsSkipInvalid, RandomMixesMatchTheReference) {
+  struct shape { std::size_t stations, rows; unsigned one_in; };
+  for (shape s : {shape{5, 300, 3}, shape{40, 3000, 50}, shape{300, 6000, 7}, shape{20, 2000, 1000}}) {
+    for (std::uint32_t seed : {1u, 2u}) {
+      SCOPED_TRACE("seed=" + std::to_string(seed) + " stations=" + std::to_string(s.stations) +
+                   " rows=" + std::to_string(s.rows) + " one_in=" + std::to_string(s.one_in));
+      std::string const text = with_bad_lines(seed, random_measurements(seed + 100, s.stations, s.rows, 30), s.one_in);
+      expect_reference_skipping(text, {0, 128, 1000, 4096}, {1, 2}, {64, 2});
+    }
+  }
+}
+
+TEST(StationsSkipInvalid, BadLinesInLaterChunksAfterTheFastPathStarted) {
+  // The first chunks teach the dictionary; the bad lines come later, where the fast path must hand over.
+  std::string const good = random_measurements(41, 20, 4000, 20);
+  std::string const text = good + with_bad_lines(42, random_measurements(43, 20, 2000, 20), 40) + good;
+  expect_reference_skipping(text, {0, 128, 2048, 8192});
+}
+
+TEST(StationsSkipInvalid, ValidInputIsUnchanged) {
+  std::string const text = random_measurements(44, 30, 3000, 40);
+  skipping_run const got = run_skipping(text, 1000);
+  EXPECT_EQ(got.answer, reference::stations_answer(text));
+  EXPECT_EQ(got.skipped, 0u);
+  EXPECT_TRUE(got.first.empty());
+}
+
+TEST(StationsSkipInvalid, AllLinesBad) {
+  std::string text;
+  for (int i = 0; i < 500; ++i) text += bad_lines()[static_cast<std::size_t>(i) % bad_lines().size()] + "\n";
+  expect_reference_skipping(text);
+  skipping_run const got = run_skipping(text, 128);
+  EXPECT_EQ(got.answer, "{}\n");
+  EXPECT_EQ(got.skipped, 500u);
+  EXPECT_EQ(got.lines, 500u);
+}
+
+TEST(StationsSkipInvalid, BadLastLineWithoutNewline) {
+  for (std::string const& bad : bad_lines()) {
+    if (bad.empty()) continue;
+    SCOPED_TRACE("last line: '" + bad + "'");
+    expect_reference_skipping("a;1.0\nb;-2.0\n" + bad, {0, 128});
+  }
+  skipping_run const got = run_skipping("a;1.0\nb;-2.0\nx;1.23", 0);
+  EXPECT_EQ(got.answer, "{a=1.0/1.0/1.0, b=-2.0/-2.0/-2.0}\n");
+  ASSERT_EQ(got.first.size(), 1u);
+  EXPECT_EQ(got.first[0], (reference::skipped_line{3, 15}));
+}
+
+TEST(StationsSkipInvalid, BadLineSpanningAChunkBoundary) {
+  // A 120-byte bad line that starts 100 bytes in: every chunk size below cuts it.
+  std::string const text = std::string("a;1.0\n") + std::string(94, 'n') + std::string(120, 'x') + "\n" +
+                           random_measurements(45, 10, 400, 20);
+  expect_reference_skipping(text, {128, 129, 150, 200, 255, 1000});
+}
+
+TEST(StationsSkipInvalid, LineLongerThanTheReaderCarriesIsNeverSkipped) {
+  // Bad lines before it are skipped; the overlong line stops the run with its usual error, at the same
+  // place for every chunk size, whether the reader or the device finds it.
+  for (std::string const& overlong : {std::string(5000, 'n'), "n;" + std::string(4095, '1'), std::string(4096, 'n')}) {
+    SCOPED_TRACE("overlong size=" + std::to_string(overlong.size()));
+    std::string const text = "a;1.0\nbad\n" + random_measurements(46, 5, 300, 10) + overlong + "\nb;2.0\n";
+    expect_reference_error(text, {0, 128, 1000, 8192, std::size_t{1} << 20}, true);
+  }
+  // 4095 bytes and its '\n' fit the carry: skipped like any bad line.
+  expect_reference_skipping("a;1.0\n" + std::string(4095, 'n') + "\nb;2.0\n", {0, 128, 1000});
+}
+
+TEST(StationsSkipInvalid, EmptyLinesAndManyShortLines) {
+  // More lines than the fast path's arrays hold: the general path counts and drops them all.
+  std::string const text = random_measurements(47, 5, 2000, 8) + std::string(3000, '\n') + random_measurements(48, 5, 500, 8);
+  expect_reference_skipping(text, {0, 128, 1024, 4096});
+}
+
+std::string answer_skipping(std::string const& text, std::size_t chunk_size) { return run_skipping(text, chunk_size).answer; }
+
+// ---- device out of memory ----------------------------------------------------------------------------------
+
+std::string answer_with_failing_allocations(std::string const& text, std::size_t chunk_size, std::size_t fail_above,
+                                            bool skip_invalid = false) {
+  summarize_options options;
+  options.chunk_size = chunk_size;
+  options.fail_allocations_above = fail_above;
+  options.skip_invalid = skip_invalid;
+  return onebrc(summarize_text(text, options));
+}
+
+TEST(StationsOutOfMemory, ARetryInHalvesGivesTheSameAnswer) {
+  // 64 KiB chunks are two 32 KiB slots of about 2,600 lines: their 8-byte keys and records need about
+  // 21 KB, half of them about 10 KB. A chunk fails at 16 KB and its halves do not.
+  std::string const text = random_measurements(50, 40, 20000, 10);
+  std::string const expected = reference::stations_answer(text);
+  EXPECT_EQ(answer_with_failing_allocations(text, 65536, 16000), expected);
+  std::string const mixed = with_bad_lines(51, text, 20);
+  std::vector<reference::skipped_line> skipped;
+  EXPECT_EQ(answer_with_failing_allocations(mixed, 65536, 16000, true), reference::stations_answer(mixed, &skipped));
+}
+
+TEST(StationsOutOfMemory, ASecondFailureIsAClearError) {
+  std::string const text = random_measurements(52, 40, 20000, 10);
+  try {
+    answer_with_failing_allocations(text, 65536, 4000);
+    FAIL() << "expected a device_error";
+  } catch (rowscan::device_error const& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("input.txt: out of device memory for the ", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("and again for half of it; give a smaller --chunk-size"), std::string::npos)
+        << e.what();
+  }
+}
+
+// ---- 64-bit positions -----------------------------------------------------------------------------------
+
+TEST(StationsPositions, LinesAndBytesPastTwoToThe32) {
+  // The accumulator is told its chunk starts past 2^32 lines and 2^32 bytes: positions must not wrap.
+  namespace st = rowscan::stations;
+  std::string const text = "a;1.0\nb;2.0\nbad\nc;3.0\n";
+  thrust::device_vector<char> device(text.begin(), text.end());
+  device.resize(text.size() + st::text_padding_bytes);
+  char const* data = thrust::raw_pointer_cast(device.data());
+  std::uint64_t const two_32 = std::uint64_t{1} << 32;
+  st::chunk_position const where{3 * two_32 + 7, two_32 - 1};
+  rowscan::context ctx;
+  st::stage_times times;
+  rowscan::stage_clock clock(ctx, false);
+
+  st::station_accumulator strict(ctx, "big.txt", ~std::uint64_t{0});
+  try {
+    strict.add(data, text.size(), where, times, clock);
+    FAIL() << "accepted a bad line";
+  } catch (rowscan::input_error const& e) {
+    EXPECT_EQ(e.line(), two_32 + 2);  // the third line of the chunk
+    EXPECT_EQ(e.byte_offset(), 3 * two_32 + 7 + 12);
+    EXPECT_EQ(std::string(e.what()), "big.txt:4294967298: byte 12884901907: missing ';' between station name and temperature");
+  }
+
+  st::station_accumulator skipping(ctx, "big.txt", ~std::uint64_t{0}, false, true);
+  EXPECT_EQ(skipping.add(data, text.size(), where, times, clock), 4u);
+  ASSERT_EQ(skipping.skipped().count(), 1u);
+  EXPECT_EQ(skipping.skipped().first()[0].line(), two_32 + 2);
+  EXPECT_EQ(skipping.skipped().first()[0].byte_offset(), 3 * two_32 + 7 + 12);
+  EXPECT_EQ(skipping.table().size(), 3u);
 }
 
 }  // namespace

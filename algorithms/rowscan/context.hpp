@@ -4,6 +4,7 @@
 #include "rowscan/config.hpp"
 #include "rowscan/device_buffer.hpp"
 
+#include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/memory.h>
 #include <thrust/mr/allocator.h>
@@ -13,6 +14,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <new>
 
 namespace rowscan {
 
@@ -46,6 +48,24 @@ class context {
   /// Waits for all enqueued device work; throws rowscan::device_error on a device fault.
   void synchronize() const;
 
+  /// Resizes a chunk-sized device array to n elements. Every array whose size follows the chunk's is
+  /// sized here, so that tests can make the large ones fail (fail_allocations_above) the way a full
+  /// device does: with std::bad_alloc, before anything is written.
+  template <class T>
+  void resize(thrust::device_vector<T>& v, std::size_t n) const {
+    if (n > v.capacity() && fail_above_ != 0 && n * sizeof(T) > fail_above_) throw std::bad_alloc();
+    v.resize(n);
+  }
+  /// Grows v to at least n elements; never shrinks it, so steady state does not reallocate.
+  template <class T>
+  void grow(thrust::device_vector<T>& v, std::size_t n) const {
+    if (v.size() < n) resize(v, n);
+  }
+
+  /// Testing aid: from now on, resize() throws std::bad_alloc for arrays of more than `bytes` bytes
+  /// (0: never). Copies of the context made afterwards keep the limit.
+  void fail_allocations_above(std::size_t bytes) { fail_above_ = bytes; }
+
  private:
   static thrust::mr::pool_options make_options() {
     auto options = pool_type::get_default_options();
@@ -54,6 +74,7 @@ class context {
   }
   std::shared_ptr<pool_type> pool_;
   mutable allocator_type alloc_;
+  std::size_t fail_above_ = 0;
 };
 
 /// Free and total bytes of memory on the device system (host RAM for the CPU backends).

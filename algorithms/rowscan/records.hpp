@@ -33,7 +33,7 @@ struct store_record {
 /// empty last record.
 inline void find_lines(char const* text, std::size_t size, thrust::device_vector<record_range>& records,
                        context const& ctx) {
-  records.resize(count_lines(text, size, ctx));
+  ctx.resize(records, count_lines(text, size, ctx));
   for_each_line(text, size, store_record{thrust::raw_pointer_cast(records.data())}, nullptr, ctx);
 }
 

@@ -10,6 +10,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
+#include <thrust/remove.h>
 #include <thrust/transform.h>
 
 namespace rowscan::lineitem {
@@ -22,11 +23,11 @@ void find_fields(chunk_buffers& buffers, std::size_t size, context const& ctx) {
   auto const end = thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(size));
 
   // Counting first sizes the list exactly: a '|' list as long as the chunk would be 4x its bytes.
-  buffers.pipes.resize(static_cast<std::size_t>(thrust::count_if(policy, text, text + size, is_pipe{})));
+  ctx.resize(buffers.pipes, static_cast<std::size_t>(thrust::count_if(policy, text, text + size, is_pipe{})));
   thrust::copy_if(policy, positions, end, text, buffers.pipes.begin(), is_pipe{});
 
   auto const rows = static_cast<std::uint32_t>(buffers.records.size());
-  buffers.first_pipe.resize(std::size_t{rows} + 1);
+  ctx.resize(buffers.first_pipe, std::size_t{rows} + 1);
   auto needles = thrust::make_transform_iterator(
       positions, record_start_or_end{thrust::raw_pointer_cast(buffers.records.data()), rows,
                                      static_cast<std::uint32_t>(size)});
@@ -39,8 +40,11 @@ chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context cons
   auto policy = ctx.policy();
   std::size_t const rows = buffers.records.size();
   std::size_t const old_size = store.size();
-  store.resize(old_size + rows);  // grows the capacity geometrically; summarize reserves ahead when it can
-  buffers.statuses.resize(rows);
+  // Grows the capacity geometrically; summarize reserves ahead when it can.
+  ctx.resize(store.suppkey, old_size + rows);
+  ctx.resize(store.quantity, old_size + rows);
+  ctx.resize(store.price_cents, old_size + rows);
+  ctx.resize(buffers.statuses, rows);
 
   auto const out = thrust::make_zip_iterator(thrust::make_tuple(
       store.suppkey.begin() + old_size, store.quantity.begin() + old_size, store.price_cents.begin() + old_size,
@@ -63,19 +67,34 @@ chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context cons
   return check;
 }
 
-void throw_bad_row(std::string const& label, char const* text, std::uint64_t input_offset, chunk_check const& check,
-                   std::uint64_t line) {
-  record_range const r = check.bad_record;
+input_error describe_bad_row(std::string const& label, char const* text, std::uint64_t input_offset, record_range r,
+                             row_status status, std::uint64_t line) {
   std::uint32_t size = r.size();
   if (size > 0 && text[r.end - 1] == '\n') --size;
   std::uint32_t pipes = 0;
   parsed_row const p = parse_row(text + r.begin, size, &pipes);
-  row_status const status = p.status == row_status::ok ? check.status : p.status;
+  if (p.status != row_status::ok) status = p.status;
   std::string what = describe(status);
   if (status == row_status::missing_fields || status == row_status::extra_fields) {
     what += " (this line has " + std::to_string(pipes) + ")";
   }
-  throw input_error(label, line, input_offset + r.begin + p.error_at, what);
+  return input_error(label, line, input_offset + r.begin + p.error_at, what);
+}
+
+void throw_bad_row(std::string const& label, char const* text, std::uint64_t input_offset, chunk_check const& check,
+                   std::uint64_t line) {
+  throw describe_bad_row(label, text, input_offset, check.bad_record, check.status, line);
+}
+
+/// remove_if(zip of the store's new tail, stencil: the statuses) -> the good rows at the front of the tail.
+std::size_t drop_bad_rows(chunk_buffers const& buffers, column_store& store, std::size_t old_size, context const& ctx) {
+  auto const tail = static_cast<std::ptrdiff_t>(old_size);
+  auto const columns = thrust::make_zip_iterator(
+      thrust::make_tuple(store.suppkey.begin() + tail, store.quantity.begin() + tail, store.price_cents.begin() + tail));
+  auto const rows = static_cast<std::ptrdiff_t>(buffers.statuses.size());
+  auto const kept = thrust::remove_if(ctx.policy(), columns, columns + rows, buffers.statuses.begin(), is_bad_row{}) - columns;
+  store.resize(old_size + static_cast<std::size_t>(kept));
+  return static_cast<std::size_t>(kept);
 }
 
 }  // namespace rowscan::lineitem

@@ -1,17 +1,21 @@
 #include "rowscan/lineitem/summarize.hpp"
 
+#include "rowscan/bad_rows.hpp"
 #include "rowscan/context.hpp"
 #include "rowscan/stage_clock.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/lineitem/columns.hpp"
 #include "rowscan/lineitem/query.hpp"
+#include "rowscan/out_of_memory.hpp"
 #include "rowscan/records.hpp"
 
 #include <thrust/copy.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <new>
 #include <sys/stat.h>
 
 namespace rowscan::lineitem {
@@ -23,6 +27,20 @@ double seconds_since(clock_type::time_point start) {
   return std::chrono::duration<double>(clock_type::now() - start).count();
 }
 
+/// Host text of whole lines, at input_offset in the input, after lines_before lines.
+struct text_piece {
+  char const* data;
+  std::size_t size;
+  std::uint64_t input_offset;
+  std::uint64_t lines_before;
+};
+
+/// The input_error for the bad record r of a piece (the device said `status`).
+input_error bad_row_error(std::string const& label, text_piece const& piece, record_range r, row_status status,
+                          std::size_t row) {
+  return describe_bad_row(label, piece.data, piece.input_offset, r, status, piece.lines_before + row + 1);
+}
+
 /// The input's size if it is a regular file (so the store can be sized once), else 0.
 std::uint64_t regular_file_size(int fd) {
   struct stat st{};
@@ -31,14 +49,77 @@ std::uint64_t regular_file_size(int fd) {
 
 /// After the first chunk: room for the rows of the whole file at the first chunk's bytes per row (plus
 /// 2%), so that the columns are allocated once instead of doubling (and copying) as they grow.
-void reserve_for_input(column_store& store, std::uint64_t input_size, io::text_chunk const& first, std::size_t rows) {
-  if (input_size <= first.size || rows == 0) return;
-  double const rows_per_byte = static_cast<double>(rows) / static_cast<double>(first.size);
+void reserve_for_input(column_store& store, std::uint64_t input_size, std::size_t first_size, std::size_t rows) {
+  if (input_size <= first_size || rows == 0) return;
+  double const rows_per_byte = static_cast<double>(rows) / static_cast<double>(first_size);
   store.reserve(static_cast<std::size_t>(static_cast<double>(input_size) * rows_per_byte * 1.02) + 1024);
 }
 
 /// The longest line the reader carries between blocks (dbgen's rows are under 200 bytes).
 constexpr std::size_t max_carried_line = std::size_t{64} << 10;
+
+/// Loads the rows of one piece of text into the store: copy -> find_lines -> find_fields -> parse_rows,
+/// then, if a row is bad, throws its error or (skip_invalid) drops the bad rows and records them.
+/// Returns the piece's lines, bad ones included. Out of device memory (std::bad_alloc) it leaves the
+/// store and `skipped` as they were.
+struct piece_loader {
+  std::string const& label;
+  summarize_options const& options;
+  context const& ctx;
+  stage_clock& clock;
+  chunk_buffers& buffers;
+  column_store& store;
+  skipped_lines& skipped;
+  stage_times& times;
+
+  std::size_t operator()(text_piece const& piece, std::uint64_t input_size, bool first_piece) const {
+    std::size_t const old_size = store.size();
+    try {
+      return load(piece, input_size, first_piece);
+    } catch (std::bad_alloc const&) {
+      store.resize(old_size);  // shrinking: no allocation
+      throw;
+    }
+  }
+
+ private:
+  std::size_t load(text_piece const& piece, std::uint64_t input_size, bool first_piece) const {
+    ctx.resize(buffers.text, piece.size);
+    thrust::copy(piece.data, piece.data + piece.size, buffers.text.begin());
+    clock.lap(times.copy);
+
+    find_lines(thrust::raw_pointer_cast(buffers.text.data()), piece.size, buffers.records, ctx);
+    clock.lap(times.find_records);
+
+    find_fields(buffers, piece.size, ctx);
+    clock.lap(times.find_fields);
+
+    std::size_t const rows = buffers.records.size();
+    if (first_piece) reserve_for_input(store, input_size, piece.size, rows);
+    std::size_t const old_size = store.size();
+    chunk_check const check = parse_rows(buffers, store, ctx);
+    if (!check.ok) {
+      if (!options.skip_invalid) throw bad_row_error(label, piece, check.bad_record, check.status, check.bad_row);
+      skip_bad_rows(piece, check.bad_row, old_size);
+    }
+    clock.lap(times.parse);
+    return rows;
+  }
+
+  /// count_if + find_if for the positions (bad_rows.hpp), then remove_if from the store's tail.
+  void skip_bad_rows(text_piece const& piece, std::size_t first_bad, std::size_t old_size) const {
+    bad_rows const found = find_bad_rows(buffers.statuses.begin(), first_bad, buffers.records.size(), is_bad_row{},
+                                         skipped.wanted(), ctx);
+    skipped_lines here;
+    here.count_more(found.count);
+    for (std::size_t const row : found.first) {
+      here.keep(bad_row_error(label, piece, buffers.records[row], static_cast<row_status>(
+                                  static_cast<std::uint8_t>(buffers.statuses[row])), row));
+    }
+    drop_bad_rows(buffers, store, old_size, ctx);
+    skipped.append(here);  // nothing here allocates on the device any more
+  }
+};
 
 }  // namespace
 
@@ -66,6 +147,7 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   }
   auto const load_start = clock_type::now();
   context ctx;
+  ctx.fail_allocations_above(options.fail_allocations_above);
   stage_clock clock(ctx, options.time_stages);
   io::reader_options reading;
   reading.block_size = out.chunk_size;
@@ -75,31 +157,28 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   chunk_buffers buffers;
   column_store store;
 
+  piece_loader const load{label, options, ctx, clock, buffers, store, out.skipped, out.times};
+
   io::text_chunk chunk{};
   while (reader.next(chunk)) {
     clock.lap(out.times.read);
 
-    buffers.text.resize(chunk.size);
-    thrust::copy(chunk.data, chunk.data + chunk.size, buffers.text.begin());
-    clock.lap(out.times.copy);
-
-    find_lines(thrust::raw_pointer_cast(buffers.text.data()), chunk.size, buffers.records, ctx);
-    clock.lap(out.times.find_records);
-
-    find_fields(buffers, chunk.size, ctx);
-    clock.lap(out.times.find_fields);
-
-    std::size_t const rows = buffers.records.size();
-    if (out.chunks == 0) reserve_for_input(store, input_size, chunk, rows);
-    chunk_check const check = parse_rows(buffers, store, ctx);
-    if (!check.ok) throw_bad_row(label, chunk.data, chunk.input_offset, check, out.rows + check.bad_row + 1);
-    clock.lap(out.times.parse);
+    // Out of device memory, the chunk is loaded again as two halves (out_of_memory.hpp).
+    auto split_after = [&](std::size_t middle) {
+      auto const* newline = static_cast<char const*>(std::memchr(chunk.data + middle, '\n', chunk.size - middle));
+      return newline != nullptr ? static_cast<std::size_t>(newline - chunk.data) + 1 : chunk.size;
+    };
+    auto part = [&](std::size_t begin, std::size_t end, std::size_t lines_before) {
+      text_piece const piece{chunk.data + begin, end - begin, chunk.input_offset + begin, out.lines + lines_before};
+      return load(piece, input_size, out.chunks == 0 && begin == 0);
+    };
+    out.lines += in_halves_if_out_of_memory(chunk.size, split_after, part, label, chunk.input_offset);
+    out.rows = store.size();
 
     out.bytes += chunk.size;
-    out.rows += rows;
     ++out.chunks;
     if (chunk.overlong_line) {  // after the chunk's whole lines, which may hold an earlier error
-      throw input_error(label, out.rows + 1, chunk.input_offset + chunk.size,
+      throw input_error(label, out.lines + 1, chunk.input_offset + chunk.size,
                         reading.max_line == out.chunk_size
                             ? "line longer than the chunk size (" + std::to_string(out.chunk_size) + " bytes)"
                             : "line longer than " + std::to_string(reading.max_line) + " bytes");

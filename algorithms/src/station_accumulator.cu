@@ -1,7 +1,9 @@
 #include "rowscan/stations/accumulator.hpp"
 
+#include "rowscan/bad_rows.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/lines.hpp"
+#include "rowscan/out_of_memory.hpp"
 #include "rowscan/stations/group.hpp"
 #include "rowscan/stations/parse.hpp"
 
@@ -13,6 +15,7 @@
 #include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/reduce.h>
+#include <thrust/remove.h>
 #include <thrust/sort.h>
 #include <thrust/transform.h>
 
@@ -23,6 +26,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace rowscan::stations {
 namespace {
@@ -37,10 +41,10 @@ T* raw(thrust::device_vector<T>& v) {
   return thrust::raw_pointer_cast(v.data());
 }
 
-template <class T>
-void grow(thrust::device_vector<T>& v, std::size_t n) {
-  if (v.size() < n) v.resize(n);
-}
+/// True for a line, with its '\n', longer than the reader carries: never skipped (carried_line_bytes).
+struct longer_than_carried {
+  ROWSCAN_HD bool operator()(record_range r) const { return r.size() > carried_line_bytes; }
+};
 
 /// The smallest key of directory bucket b.
 struct bucket_first_key {
@@ -58,12 +62,25 @@ std::size_t after_next_newline(char const* text, std::size_t from, std::size_t s
 }  // namespace
 
 station_accumulator::station_accumulator(context const& ctx, std::string label, std::uint64_t key_mask,
-                                         bool portable_only)
-    : ctx_(ctx), label_(std::move(label)), key_mask_(key_mask), portable_only_(portable_only), line_count_(1) {}
+                                         bool portable_only, bool skip_invalid)
+    : ctx_(ctx), label_(std::move(label)), key_mask_(key_mask), portable_only_(portable_only),
+      skip_invalid_(skip_invalid), line_count_(1) {}
 
 std::size_t station_accumulator::add(char const* text, std::size_t size, chunk_position where, stage_times& times,
                                      stage_clock& clock) {
   if (size == 0) return 0;
+  // The fast path changes nothing until it succeeds, and the general path lets no std::bad_alloc out
+  // after it has merged a piece: a chunk that ran out of memory left no trace, and its halves may run.
+  auto split_after = [&](std::size_t middle) { return after_next_newline(text, middle, size, ctx_); };
+  auto part = [&](std::size_t begin, std::size_t end, std::size_t lines_before) {
+    return add_lines(text + begin, end - begin, {where.input_offset + begin, where.lines_before + lines_before}, times,
+                     clock);
+  };
+  return in_halves_if_out_of_memory(size, split_after, part, label_, where.input_offset);
+}
+
+std::size_t station_accumulator::add_lines(char const* text, std::size_t size, chunk_position where, stage_times& times,
+                                           stage_clock& clock) {
   std::size_t lines = 0;
   bool const dictionary_usable = running_.size() > 0 && running_.size() <= max_dictionary_size;
   if (dictionary_usable && skip_fast_ == 0) {
@@ -88,8 +105,8 @@ std::size_t station_accumulator::add(char const* text, std::size_t size, chunk_p
 bool station_accumulator::add_fast(char const* text, std::size_t size, std::size_t& lines, stage_times& times,
                                    stage_clock& clock) {
   std::size_t const capacity = size / min_line_bytes + 2;
-  grow(ids_, capacity);
-  grow(tenths_, capacity);
+  ctx_.grow(ids_, capacity);
+  ctx_.grow(tenths_, capacity);
   if (dictionary_stale_) rebuild_dictionary();
   for_each_line(text, size,
                 parse_to_station_id{text, dictionary(), raw(ids_), raw(tenths_), static_cast<std::uint32_t>(capacity)},
@@ -119,16 +136,16 @@ bool station_accumulator::reduce_rows(station_id const* ids, std::int16_t const*
     // Station i's rows are [starts[i], starts[i + 1]) of the sorted ids (a vectorized lower_bound);
     // the sentinel's rows, if any, start at starts[stations]. A segmented reduction then summarizes
     // every station at once, with no per-row keys to compare.
-    grow(segment_starts_, stations + 1);
+    ctx_.grow(segment_starts_, stations + 1);
     thrust::lower_bound(policy, sorted_ids, end, thrust::counting_iterator<std::uint32_t>(0),
                         thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(stations + 1)),
                         segment_starts_.begin());
-    grow(reduced_, stations);
+    ctx_.grow(reduced_, stations);
     std::size_t bytes = 0;
     auto const* starts = raw(segment_starts_);
     cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, readings, raw(reduced_), static_cast<std::int64_t>(stations), starts,
                                        starts + 1, merge_stats{}, station_stats::identity());
-    grow(sort_temporary_, bytes);
+    ctx_.grow(sort_temporary_, bytes);
     if (cudaError_t status = cub::DeviceSegmentedReduce::Reduce(raw(sort_temporary_), bytes, readings, raw(reduced_),
                                                                 static_cast<std::int64_t>(stations), starts, starts + 1,
                                                                 merge_stats{}, station_stats::identity());
@@ -140,8 +157,8 @@ bool station_accumulator::reduce_rows(station_id const* ids, std::int16_t const*
   }
 #endif
   // The portable twin: one group per distinct id, the sentinel's group last.
-  grow(reduced_ids_, stations + 1);
-  grow(reduced_, stations + 1);
+  ctx_.grow(reduced_ids_, stations + 1);
+  ctx_.grow(reduced_, stations + 1);
   auto const ends = thrust::reduce_by_key(policy, sorted_ids, end, readings, reduced_ids_.begin(), reduced_.begin(),
                                           thrust::equal_to<station_id>{}, merge_stats{});
   groups_ = static_cast<std::size_t>(ends.first - reduced_ids_.begin());
@@ -165,13 +182,13 @@ std::pair<station_id const*, std::int16_t const*> station_accumulator::sort_rows
 #if ROWSCAN_HAS_CUB
   if (!portable_only_) {
     // CUB sorts between two buffers and says which holds the result: nothing is copied back.
-    grow(ids_other_, n);
-    grow(tenths_other_, n);
+    ctx_.grow(ids_other_, n);
+    ctx_.grow(tenths_other_, n);
     cub::DoubleBuffer<station_id> keys(raw(ids_), raw(ids_other_));
     cub::DoubleBuffer<std::int16_t> values(raw(tenths_), raw(tenths_other_));
     std::size_t bytes = 0;
     cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, n);
-    grow(sort_temporary_, bytes);
+    ctx_.grow(sort_temporary_, bytes);
     if (cudaError_t status = cub::DeviceRadixSort::SortPairs(raw(sort_temporary_), bytes, keys, values, n);
         status != cudaSuccess) {
       throw device_error(std::string("CUDA: sorting station ids failed: ") + cudaGetErrorString(status));
@@ -184,11 +201,23 @@ std::pair<station_id const*, std::int16_t const*> station_accumulator::sort_rows
 }
 
 std::size_t station_accumulator::add_general(char const* text, std::size_t size, chunk_position where) {
+  // The pieces are all cut before the first one is merged, so that running out of memory here leaves no trace.
   std::size_t const piece = std::max(size / general_pieces_per_chunk, min_general_piece);
+  std::vector<std::size_t> ends;
+  for (std::size_t begin = 0; begin < size; begin = ends.back()) {
+    ends.push_back(begin + piece >= size ? size : after_next_newline(text, begin + piece, size, ctx_));
+  }
   std::size_t lines = 0;
-  for (std::size_t begin = 0; begin < size;) {
-    std::size_t const end = begin + piece >= size ? size : after_next_newline(text, begin + piece, size, ctx_);
-    lines += add_general_piece(text + begin, end - begin, {where.input_offset + begin, where.lines_before + lines});
+  std::size_t begin = 0;
+  for (std::size_t const end : ends) {
+    // Each piece is merged on its own: out of memory, only the piece is tried again in halves.
+    char const* piece_text = text + begin;
+    chunk_position const at{where.input_offset + begin, where.lines_before + lines};
+    auto split_after = [&](std::size_t middle) { return after_next_newline(piece_text, middle, end - begin, ctx_); };
+    auto part = [&](std::size_t b, std::size_t e, std::size_t lines_before) {
+      return add_general_piece(piece_text + b, e - b, {at.input_offset + b, at.lines_before + lines_before});
+    };
+    lines += in_halves_if_out_of_memory(end - begin, split_after, part, label_, at.input_offset);
     begin = end;
   }
   return lines;
@@ -196,13 +225,52 @@ std::size_t station_accumulator::add_general(char const* text, std::size_t size,
 
 // [docs:general-group]
 std::size_t station_accumulator::add_general_piece(char const* text, std::size_t size, chunk_position where) {
-  parse_records(text, size, where, label_, key_mask_, general_, ctx_);
+  std::size_t const bad = parse_records(text, size, key_mask_, general_, ctx_);
+  std::size_t const rows = general_.records.size();
+  skipped_lines skipped;  // kept only once the piece is merged: out of memory, its halves count again
+  if (bad < rows) {
+    if (!skip_invalid_) throw bad_line_error(label_, text, general_.records[bad], where, where.lines_before + bad + 1);
+    if (drop_bad_rows(text, bad, where, skipped) == 0) {  // nothing left to group
+      skipped_.append(skipped);
+      return rows;
+    }
+  }
   record_names names{text, raw(general_.records), raw(general_.name_sizes)};
   auto readings = thrust::make_transform_iterator(general_.tenths.begin(), reading_stats{});
   merge_into_running(table_from_groups(group_by_name(general_.keys, names, readings, ctx_), names, ctx_));
-  return general_.records.size();
+  skipped_.append(skipped);
+  return rows;
 }
 // [docs:end]
+
+std::size_t station_accumulator::drop_bad_rows(char const* text, std::size_t first_bad, chunk_position where,
+                                               skipped_lines& skipped) {
+  auto policy = ctx_.policy();
+  std::size_t const rows = general_.records.size();
+  auto& records = general_.records;
+  auto const overlong =
+      thrust::find_if(policy, records.begin() + static_cast<std::ptrdiff_t>(first_bad), records.end(), longer_than_carried{});
+  if (overlong != records.end()) {
+    auto const row = static_cast<std::size_t>(overlong - records.begin());
+    throw bad_line_error(label_, text, general_.records[row], where, where.lines_before + row + 1);
+  }
+  bad_rows const found = find_bad_rows(general_.statuses.begin(), first_bad, rows, is_bad_line{}, skipped_.wanted(), ctx_);
+  skipped.count_more(found.count);
+  for (std::size_t const row : found.first) {
+    skipped.keep(bad_line_error(label_, text, general_.records[row], where, where.lines_before + row + 1));
+  }
+  // remove_if(zip of the row columns, stencil: the statuses): the good rows, in order, at the front.
+  auto columns = thrust::make_zip_iterator(
+      thrust::make_tuple(records.begin(), general_.keys.begin(), general_.tenths.begin(), general_.name_sizes.begin()));
+  auto const end = columns + static_cast<std::ptrdiff_t>(rows);
+  auto const kept = static_cast<std::size_t>(
+      thrust::remove_if(policy, columns, end, general_.statuses.begin(), is_bad_line{}) - columns);
+  records.resize(kept);
+  general_.keys.resize(kept);
+  general_.tenths.resize(kept);
+  general_.name_sizes.resize(kept);
+  return kept;
+}
 
 void station_accumulator::merge_into_running(station_table&& table) {
   dictionary_stale_ = true;

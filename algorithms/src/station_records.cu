@@ -17,10 +17,10 @@ namespace {
 /// first max_line_bytes + 1 bytes, and a longer prefix fails the same way as the whole line.
 constexpr std::uint32_t error_prefix_bytes = 128;
 
-/// Throws the input_error for the line [r.begin, r.end) of a device text, parsing a copy of its first
-/// bytes on the host to say what is wrong and where.
-[[noreturn]] void throw_bad_line(std::string const& label, char const* text, record_range r, chunk_position where,
-                                 std::uint64_t line_number) {
+}  // namespace
+
+input_error bad_line_error(std::string const& label, char const* text, record_range r, chunk_position where,
+                           std::uint64_t line_number) {
   std::uint32_t const copied = std::min(r.size(), error_prefix_bytes);
   std::string bytes(copied, '\0');
   thrust::copy(thrust::device_pointer_cast(text + r.begin), thrust::device_pointer_cast(text + r.begin + copied),
@@ -30,30 +30,25 @@ constexpr std::uint32_t error_prefix_bytes = 128;
   parsed_line const p = parse_line(bytes.data(), size);
   ROWSCAN_EXPECTS(p.status != line_status::ok, "the device flagged line " + std::to_string(line_number) +
                                                    " as bad, but it parses on the host");
-  throw input_error(label, line_number, where.input_offset + r.begin + p.error_at, describe(p.status));
+  return input_error(label, line_number, where.input_offset + r.begin + p.error_at, describe(p.status));
 }
 
-}  // namespace
-
 // [docs:general-parse]
-void parse_records(char const* text, std::size_t size, chunk_position where, std::string const& label,
-                   std::uint64_t key_mask, parsed_records& out, context const& ctx) {
+std::size_t parse_records(char const* text, std::size_t size, std::uint64_t key_mask, parsed_records& out,
+                          context const& ctx) {
   auto policy = ctx.policy();
   find_lines(text, size, out.records, ctx);
   std::size_t const rows = out.records.size();
-  out.keys.resize(rows);
-  out.tenths.resize(rows);
-  out.name_sizes.resize(rows);
-  out.statuses.resize(rows);
+  ctx.resize(out.keys, rows);
+  ctx.resize(out.tenths, rows);
+  ctx.resize(out.name_sizes, rows);
+  ctx.resize(out.statuses, rows);
   thrust::transform(policy, out.records.begin(), out.records.end(),
                     thrust::make_zip_iterator(thrust::make_tuple(out.keys.begin(), out.tenths.begin(),
                                                                  out.name_sizes.begin(), out.statuses.begin())),
                     parse_record{text, key_mask});
   auto const bad = thrust::find_if(policy, out.statuses.begin(), out.statuses.end(), is_bad_line{});
-  if (bad != out.statuses.end()) {
-    auto const row = static_cast<std::size_t>(bad - out.statuses.begin());
-    throw_bad_line(label, text, out.records[row], where, where.lines_before + row + 1);
-  }
+  return static_cast<std::size_t>(bad - out.statuses.begin());
 }
 // [docs:end]
 

@@ -24,8 +24,9 @@ explained_stations explain(std::string const& text, std::string const& label) {
   thrust::device_vector<char> device_text(text.begin(), text.end());
   char const* const chars = thrust::raw_pointer_cast(device_text.data());
 
-  parsed_records parsed;  // find_lines -> transform(parse_record) -> find_if(is_bad_line); may throw
-  parse_records(chars, text.size(), chunk_position{0, 0}, label, ~std::uint64_t{0}, parsed, ctx);
+  parsed_records parsed;  // find_lines -> transform(parse_record) -> find_if(is_bad_line)
+  std::size_t const bad = parse_records(chars, text.size(), ~std::uint64_t{0}, parsed, ctx);
+  if (bad < parsed.records.size()) throw bad_line_error(label, chars, parsed.records[bad], chunk_position{0, 0}, bad + 1);
   out.lines = explain::explain_lines(chars, text.size(), parsed.records, ctx);
   out.keys = to_host(parsed.keys);
   out.tenths = to_host(parsed.tenths);

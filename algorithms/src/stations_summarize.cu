@@ -23,10 +23,6 @@ std::uint64_t key_mask(unsigned key_bits) {
   return key_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
 }
 
-/// The longest line the reader carries from one block to the next. Any longer line is invalid (the
-/// longest valid one has max_line_bytes), and its error is found from its first bytes.
-constexpr std::size_t carried_line_bytes = 4096;
-
 /// The error for a line that is longer than the reader carries: parse_line decides on a prefix longer
 /// than max_line_bytes exactly as on the whole line.
 [[noreturn]] void throw_overlong_line(std::string const& label, std::string const& prefix, std::uint64_t offset,
@@ -65,6 +61,7 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   }
   auto const setup_start = std::chrono::steady_clock::now();
   context ctx;
+  ctx.fail_allocations_above(options.fail_allocations_above);
   std::size_t const bytes_at_start = device_bytes_in_use();  // the first device call creates the context
   stage_clock clock(ctx, options.time_stages);
   out.times.device_setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
@@ -73,7 +70,7 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   reading.max_line = carried_line_bytes;
   reading.threads = options.reader_threads;
   io::chunked_reader reader(fd, label, reading);
-  station_accumulator accumulator(ctx, label, key_mask(options.key_bits), options.portable_only);
+  station_accumulator accumulator(ctx, label, key_mask(options.key_bits), options.portable_only, options.skip_invalid);
   // Two device slots of half the chunk size each: the next block is copied into one while the device
   // works on the other. Each grows to its largest block, plus the padding the fast path may read.
   io::text_uploader uploader;
@@ -112,6 +109,7 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   out.fast_chunks = accumulator.fast_chunks();
   out.general_chunks = accumulator.general_chunks();
   out.names_compared = accumulator.table().names_compared;
+  out.skipped = accumulator.skipped();
 
   station_table const sorted = sorted_by_name(accumulator.table(), ctx);
   out.stations = to_host_summaries(sorted);

@@ -187,6 +187,46 @@ std::string stations_pipeline(std::string_view text, std::size_t chunk_size, uns
   });
 }
 
+/// The --skip-invalid outcome: the answer over the valid lines, then the count of skipped lines and the
+/// positions of the first five, as one text; or the error of a line too long to skip.
+template <class Reference>
+outcome skipping_reference(Reference answer) {
+  std::vector<reference::skipped_line> skipped;
+  try {
+    std::string text = answer(&skipped);
+    text += "skipped " + std::to_string(skipped.size());
+    for (std::size_t i = 0; i < skipped.size() && i < rowscan::skipped_lines::kept; ++i) {
+      text += " " + std::to_string(skipped[i].line) + ":" + std::to_string(skipped[i].byte_offset);
+    }
+    return {true, text, 0, 0};
+  } catch (reference::bad_input const& e) {
+    return outcome::error(e.line, e.byte_offset);
+  }
+}
+
+/// The same text for what a summarize run skipped.
+std::string skipped_text(rowscan::skipped_lines const& skipped) {
+  std::string text = "skipped " + std::to_string(skipped.count());
+  for (auto const& e : skipped.first()) text += " " + std::to_string(e.line()) + ":" + std::to_string(e.byte_offset());
+  return text;
+}
+
+std::string stations_skipping_pipeline(std::string_view text, std::size_t chunk_size, outcome& got) {
+  rowscan::stations::summarize_options options;
+  options.chunk_size = chunk_size;
+  options.skip_invalid = true;
+  return run_pipeline(got, [&]() -> std::string {
+    auto const result = rowscan::stations::summarize(shared_file().hold(text), label, options);
+    got = {true, format_stations(result.stations) + skipped_text(result.skipped), 0, 0};
+    for (auto const& e : result.skipped.first()) {
+      if (std::string problem = check_message(e.what(), outcome::error(e.line(), e.byte_offset())); !problem.empty()) {
+        return problem;
+      }
+    }
+    return "";
+  });
+}
+
 // ---- lineitem -----------------------------------------------------------------------------------------
 
 std::vector<std::uint64_t> const& thresholds() {
@@ -256,15 +296,16 @@ std::vector<outcome> lineitem_expected(std::string_view text, std::size_t chunk_
   return {lineitem_reference(text)};
 }
 
-std::string lineitem_pipeline(std::string_view text, std::size_t chunk_size, outcome& got) {
+std::string lineitem_pipeline(std::string_view text, std::size_t chunk_size, outcome& got, bool skip_invalid = false) {
   rowscan::lineitem::summarize_options options;
   options.chunk_size = chunk_size;
   options.suppkey_below = thresholds();
+  options.skip_invalid = skip_invalid;
   return run_pipeline(got, [&]() -> std::string {
     auto const result = rowscan::lineitem::summarize(shared_file().hold(text), label, options);
     std::vector<reference::lineitem_sum> sums;
     for (auto const& a : result.answers) sums.push_back({a.suppkey_below, a.sum_cents, a.rows});
-    got = {true, sums_text(sums), 0, 0};
+    got = {true, sums_text(sums) + (skip_invalid ? skipped_text(result.skipped) : ""), 0, 0};
     if (result.bytes != text.size()) return "summary counts " + std::to_string(result.bytes) + " bytes";
     return "";
   });
@@ -287,6 +328,16 @@ std::string check_stations_input(std::string_view text) {
     }
     if (std::string diff = compare(who.c_str(), expected, got); !diff.empty()) return diff;
   }
+
+  // --skip-invalid: the reference's answer over the valid lines and its first skipped positions.
+  outcome const skipping = skipping_reference([&](std::vector<reference::skipped_line>* skipped) {
+    return reference::stations_answer(text, skipped);
+  });
+  for (std::size_t chunk_size : {std::size_t{128}, 128 + text.size() % 307}) {
+    std::string const who = "summarize(chunk_size=" + std::to_string(chunk_size) + ", skip_invalid)";
+    if (std::string problem = stations_skipping_pipeline(text, chunk_size, got); !problem.empty()) return who + ": " + problem;
+    if (std::string diff = compare(who.c_str(), skipping, got); !diff.empty()) return diff;
+  }
   return "";
 }
 
@@ -305,6 +356,19 @@ std::string check_lineitem_input(std::string_view text) {
       if (diff.empty()) break;
     }
     if (!diff.empty()) return diff;
+  }
+
+  // --skip-invalid, where every line fits a chunk (a longer one is never skipped: see lineitem_expected).
+  std::size_t longest = 0;
+  for (line_view const& line : lines_of(text)) longest = std::max(longest, line.bytes.size() + 1);
+  outcome const skipping = skipping_reference([&](std::vector<reference::skipped_line>* skipped) {
+    return sums_text(reference::lineitem_sums(text, thresholds(), skipped));
+  });
+  for (std::size_t chunk_size : {std::size_t{256}, std::size_t{4096}}) {
+    if (longest >= chunk_size) continue;
+    std::string const who = "summarize(chunk_size=" + std::to_string(chunk_size) + ", skip_invalid)";
+    if (std::string problem = lineitem_pipeline(text, chunk_size, got, true); !problem.empty()) return who + ": " + problem;
+    if (std::string diff = compare(who.c_str(), skipping, got); !diff.empty()) return diff;
   }
   return "";
 }

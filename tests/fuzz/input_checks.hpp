@@ -4,8 +4,10 @@
 //   1. the scalar reference (tests/reference/), the oracle;
 //   2. the shared parser (line_format.hpp / row_format.hpp) run line by line on the host;
 //   3. the whole library pipeline (stations::summarize / lineitem::summarize) at several chunk sizes.
-// They must agree on the answer, byte for byte, or on the first bad line and its byte offset. A check
-// returns "" when they do, and otherwise a description of the first disagreement.
+// They must agree on the answer, byte for byte, or on the first bad line and its byte offset. Then the
+// pipeline runs again with skip_invalid, and must give the reference's answer over the valid lines, its
+// count of skipped lines and their first five positions (or the error of a line too long to skip).
+// A check returns "" when they all agree, and otherwise a description of the first disagreement.
 #pragma once
 
 #include <string>

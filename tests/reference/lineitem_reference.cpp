@@ -18,7 +18,8 @@ bool small_number(std::string const& digits, std::uint64_t& value) {
 
 }  // namespace
 
-std::vector<lineitem_sum> lineitem_sums(std::string_view text, std::vector<std::uint64_t> const& thresholds) {
+std::vector<lineitem_sum> lineitem_sums(std::string_view text, std::vector<std::uint64_t> const& thresholds,
+                                        std::vector<skipped_line>* skipped) {
   static std::regex const key("[0-9]+");
   static std::regex const quantity("([0-9]+)(\\.00)?");
   static std::regex const price("([0-9]+)\\.([0-9][0-9])");
@@ -32,6 +33,13 @@ std::vector<lineitem_sum> lineitem_sums(std::string_view text, std::vector<std::
     std::size_t line_end = text.find('\n', line_start);
     if (line_end == std::string_view::npos) line_end = text.size();
     std::string const line(text.substr(line_start, line_end - line_start));
+    std::size_t const next_start = line_end + 1;
+    // A bad row: thrown, or skipped.
+    auto bad = [&](std::size_t offset_in_line) {
+      if (skipped == nullptr) throw bad_input(line_number, line_start + offset_in_line);
+      skipped->push_back({line_number, line_start + offset_in_line});
+      line_start = next_start;
+    };
 
     std::vector<std::string> fields;
     std::vector<std::size_t> field_starts;
@@ -43,21 +51,30 @@ std::vector<lineitem_sum> lineitem_sums(std::string_view text, std::vector<std::
         field_start = i + 1;
       }
     }
-    if (fields.size() < 16) throw bad_input(line_number, line_start + line.size());
+    if (fields.size() < 16) {
+      bad(line.size());
+      continue;
+    }
     std::size_t const after_16th = field_starts[15] + fields[15].size() + 1;
-    if (after_16th != line.size()) throw bad_input(line_number, line_start + after_16th);
+    if (after_16th != line.size()) {
+      bad(after_16th);
+      continue;
+    }
 
     std::smatch m;
     std::uint64_t suppkey = 0, q = 0, dollars = 0;
     if (!std::regex_match(fields[2], key) || !small_number(fields[2], suppkey)) {
-      throw bad_input(line_number, line_start + field_starts[2]);
+      bad(field_starts[2]);
+      continue;
     }
     if (!std::regex_match(fields[4], m, quantity) || !small_number(m[1].str(), q)) {
-      throw bad_input(line_number, line_start + field_starts[4]);
+      bad(field_starts[4]);
+      continue;
     }
     if (!std::regex_match(fields[5], m, price) || !small_number(m[1].str(), dollars) ||
         dollars * 100 + std::stoull(m[2].str()) > max_u32) {
-      throw bad_input(line_number, line_start + field_starts[5]);
+      bad(field_starts[5]);
+      continue;
     }
     std::uint64_t const cents = dollars * 100 + std::stoull(m[2].str());
 
@@ -67,7 +84,7 @@ std::vector<lineitem_sum> lineitem_sums(std::string_view text, std::vector<std::
         s.rows += 1;
       }
     }
-    line_start = line_end + 1;
+    line_start = next_start;
   }
   return sums;
 }
@@ -83,9 +100,10 @@ std::string cents_text(uint128 cents) {
   return whole + "." + static_cast<char>('0' + fraction / 10) + static_cast<char>('0' + fraction % 10);
 }
 
-std::string lineitem_answer(std::string_view text, std::vector<std::uint64_t> const& thresholds) {
+std::string lineitem_answer(std::string_view text, std::vector<std::uint64_t> const& thresholds,
+                            std::vector<skipped_line>* skipped) {
   std::string out;
-  for (auto const& s : lineitem_sums(text, thresholds)) out += cents_text(s.sum_cents) + "\n";
+  for (auto const& s : lineitem_sums(text, thresholds, skipped)) out += cents_text(s.sum_cents) + "\n";
   return out;
 }
 

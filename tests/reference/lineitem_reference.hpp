@@ -22,13 +22,16 @@ struct lineitem_sum {
 
 /// One lineitem_sum per threshold, in order. Throws bad_input at the first bad row: the 1-based line and
 /// the byte offset of the faulty field (or of the end of a line with fewer than 16 '|', or of the byte
-/// after the 16th '|' when more follows).
-std::vector<lineitem_sum> lineitem_sums(std::string_view text, std::vector<std::uint64_t> const& thresholds);
+/// after the 16th '|' when more follows). With skipped (--skip-invalid), bad rows are left out of the
+/// sums and appended to *skipped instead, all of them, in order.
+std::vector<lineitem_sum> lineitem_sums(std::string_view text, std::vector<std::uint64_t> const& thresholds,
+                                        std::vector<skipped_line>* skipped = nullptr);
 
 /// Cents as "dollars.cc", the way `rowscan lineitem` prints a sum.
 std::string cents_text(uint128 cents);
 
 /// What `rowscan lineitem --suppkey-below Z1,Z2,...` prints: one cents_text line per threshold.
-std::string lineitem_answer(std::string_view text, std::vector<std::uint64_t> const& thresholds);
+std::string lineitem_answer(std::string_view text, std::vector<std::uint64_t> const& thresholds,
+                            std::vector<skipped_line>* skipped = nullptr);
 
 }  // namespace reference

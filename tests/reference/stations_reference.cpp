@@ -26,7 +26,7 @@ long long mean_half_up(long long sum, long long count) {
 
 }  // namespace
 
-std::string stations_answer(std::string_view text) {
+std::string stations_answer(std::string_view text, std::vector<skipped_line>* skipped) {
   static std::regex const temperature("-?[0-9]{1,2}\\.[0-9]");
   std::map<std::string, stats> table;
   std::size_t line_start = 0;
@@ -36,16 +36,29 @@ std::string stations_answer(std::string_view text) {
     std::size_t line_end = text.find('\n', line_start);
     if (line_end == std::string_view::npos) line_end = text.size();
     std::string const line(text.substr(line_start, line_end - line_start));
+    bool const has_newline = line_end < text.size();
+    std::size_t const next_start = line_end + 1;
 
+    // A bad line: thrown, or skipped (unless it is longer than the reader carries).
+    auto bad = [&](std::size_t offset_in_line) {
+      if (skipped == nullptr || line.size() + (has_newline ? 1 : 0) > 4096) {
+        throw bad_input(line_number, line_start + offset_in_line);
+      }
+      skipped->push_back({line_number, line_start + offset_in_line});
+      line_start = next_start;
+    };
     std::size_t const semicolon = line.find(';');
-    if (semicolon == std::string::npos || semicolon > 100) throw bad_input(line_number, line_start);
-    if (semicolon == 0) throw bad_input(line_number, line_start);
+    if (semicolon == std::string::npos || semicolon > 100 || semicolon == 0) {
+      bad(0);
+      continue;
+    }
     std::string const value = line.substr(semicolon + 1);
     if (!std::regex_match(value, temperature)) {
       // A good temperature followed by '\r' (a CR LF line ending) is reported at the '\r'.
       bool const crlf = !value.empty() && value.back() == '\r' &&
                         std::regex_match(value.substr(0, value.size() - 1), temperature);
-      throw bad_input(line_number, line_start + (crlf ? line.size() - 1 : semicolon + 1));
+      bad(crlf ? line.size() - 1 : semicolon + 1);
+      continue;
     }
 
     std::string digits;
@@ -61,7 +74,7 @@ std::string stations_answer(std::string_view text) {
     s.max = std::max(s.max, tenths);
     s.sum += tenths;
     s.count += 1;
-    line_start = line_end + 1;
+    line_start = next_start;
   }
 
   std::string answer = "{";

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace reference {
 
@@ -18,8 +19,19 @@ struct bad_input : std::runtime_error {
   std::uint64_t byte_offset;
 };
 
+/// A bad line that --skip-invalid left out: where bad_input would have said.
+struct skipped_line {
+  std::uint64_t line;
+  std::uint64_t byte_offset;
+  bool operator==(skipped_line const& o) const { return line == o.line && byte_offset == o.byte_offset; }
+};
+
 /// The One Billion Row Challenge answer for the measurements in text, "{...}\n"; throws bad_input at
 /// the first bad line (at the '\r' when a good temperature is followed by one: a CR LF line ending).
-std::string stations_answer(std::string_view text);
+///
+/// With skipped (--skip-invalid), bad lines are left out of the answer and appended to *skipped
+/// instead, all of them, in order; only a line longer than 4096 bytes with its '\n' (the reader's
+/// carry) still throws bad_input.
+std::string stations_answer(std::string_view text, std::vector<skipped_line>* skipped = nullptr);
 
 }  // namespace reference

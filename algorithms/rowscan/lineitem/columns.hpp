@@ -6,6 +6,7 @@
 //        -> lower_bound(record starts) into those         each record's first '|' (its field 0 ends there)
 //        -> transform(parse_row_at) into the store's tail suppkey, quantity, cents + a status per row
 //        -> find_if(is_bad_row)                           the first bad row, re-parsed on the host
+//        -> (--skip-invalid) remove_if(stencil: statuses)  the good rows of the tail, in order
 // Field j of record r lies between '|' number first[r] + j - 1 and first[r] + j: a fixed rank from
 // the record's own first '|', valid once the row is known to hold exactly 16 of them (parse_fields
 // checks that from first[r + 1] - first[r] before it reads any field).
@@ -116,10 +117,18 @@ struct chunk_check {
 void find_fields(chunk_buffers& buffers, std::size_t size, context const& ctx);
 chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context const& ctx);
 
-/// Throws the input_error for the bad row parse_rows found: parses the row again from text (the
-/// chunk's host copy, which starts at input_offset of the input) to say what is wrong and where.
+/// The input_error for the bad record r of a chunk's host text (which starts at input_offset of the
+/// input), parsing the row again to say what is wrong and where; status is what the device said, and
 /// line is the row's 1-based line number in the input.
+input_error describe_bad_row(std::string const& label, char const* text, std::uint64_t input_offset, record_range r,
+                             row_status status, std::uint64_t line);
+
+/// Throws describe_bad_row for the bad row parse_rows found.
 [[noreturn]] void throw_bad_row(std::string const& label, char const* text, std::uint64_t input_offset,
                                 chunk_check const& check, std::uint64_t line);
+
+/// After parse_rows found a bad row: drops every row it flagged from the store's tail (the rows from
+/// old_size on), keeping the others in order. Returns how many it kept. For --skip-invalid.
+std::size_t drop_bad_rows(chunk_buffers const& buffers, column_store& store, std::size_t old_size, context const& ctx);
 
 }  // namespace rowscan::lineitem

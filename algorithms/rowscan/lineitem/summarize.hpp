@@ -6,6 +6,7 @@
 #pragma once
 
 #include "rowscan/lineitem/cents.hpp"
+#include "rowscan/skipped_lines.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +24,12 @@ struct summarize_options {
   std::vector<std::uint64_t> suppkey_below;  ///< the thresholds Z, answered in this order
   std::size_t chunk_size = 0;                ///< bytes of text processed at once; 0: default_chunk_size()
   bool time_stages = false;                  ///< synchronize after every stage so stage_times are exact
+  /// Leave bad rows out of the sums and record them in summary::skipped, instead of stopping at the
+  /// first. A row longer than the chunk still stops the run.
+  bool skip_invalid = false;
+  /// Testing aid: chunk-sized device arrays of more than this many bytes fail as on a full device
+  /// (context::fail_allocations_above); 0: never.
+  std::size_t fail_allocations_above = 0;
 };
 
 /// Seconds spent in each stage (the load's split is exact only with time_stages; load and query always are).
@@ -42,7 +49,9 @@ struct threshold_answer {
 struct summary {
   std::vector<threshold_answer> answers;  ///< in the order of summarize_options::suppkey_below
   std::uint64_t bytes = 0;
-  std::uint64_t rows = 0;
+  std::uint64_t rows = 0;   ///< rows loaded (the valid ones)
+  std::uint64_t lines = 0;  ///< lines of the input, skipped ones included
+  skipped_lines skipped;    ///< the bad rows left out (skip_invalid)
   std::size_t chunks = 0;
   std::size_t chunk_size = 0;
   stage_times times;
@@ -56,7 +65,8 @@ std::vector<std::uint64_t> parse_thresholds(std::string const& list);
 
 /// Loads the lineitem.tbl rows on fd into device columns, then answers every threshold in one pass per
 /// eight. label names the input in errors. Throws rowscan::input_error at the first bad row (file,
-/// 1-based line, byte offset of the faulty field).
+/// 1-based line, byte offset of the faulty field), unless options.skip_invalid. Out of device memory
+/// for a chunk, loads it once more in halves, then throws rowscan::device_error.
 summary summarize(int fd, std::string const& label, summarize_options const& options);
 
 /// One line per threshold: the sum in dollars with two fractional digits.

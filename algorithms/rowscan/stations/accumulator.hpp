@@ -10,11 +10,15 @@
 //   transform into the running stats (through a permutation_iterator on the portable path)
 // General path, for the first chunk, a chunk with new stations or a bad line, or too many stations:
 //   find_lines -> transform(parse_record) -> find_if(bad) -> group_by_name -> merge_tables
-// Both are exact; the general path also finds the first bad line and says where it is.
+// Both are exact; the general path also finds the first bad line and says where it is. With
+// skip_invalid it instead counts the bad lines (count_if), words the first few (find_if + a host
+// re-parse), and drops them (remove_if) before grouping: a chunk without bad lines costs what it did.
+// Out of device memory, a chunk is tried once more in two halves (out_of_memory.hpp).
 #pragma once
 
 #include "rowscan/context.hpp"
 #include "rowscan/records.hpp"
+#include "rowscan/skipped_lines.hpp"
 #include "rowscan/stage_clock.hpp"
 #include "rowscan/stations/dense_ids.hpp"
 #include "rowscan/stations/parse.hpp"
@@ -34,27 +38,40 @@ namespace rowscan::stations {
 /// Readable bytes a text needs after its end: the fast path reads names with aligned 8-byte loads.
 constexpr std::size_t text_padding_bytes = 16;
 
+/// The longest line the reader carries from one block to the next (with its '\n'). Every longer line is
+/// invalid (the longest valid one has max_line_bytes), but it is never skipped: it stops the run with
+/// its error even with skip_invalid, wherever it lies, so that every chunk size gives the same outcome.
+constexpr std::size_t carried_line_bytes = 4096;
+
 class station_accumulator {
  public:
   /// label names the input in errors; key_mask keeps the name-hash bits used as keys (tests use fewer).
   /// portable_only: use the portable Thrust sort even where CUB's is available (to test both on a GPU).
-  station_accumulator(context const& ctx, std::string label, std::uint64_t key_mask, bool portable_only = false);
+  /// skip_invalid: leave bad lines out and record them in skipped() instead of throwing.
+  station_accumulator(context const& ctx, std::string label, std::uint64_t key_mask, bool portable_only = false,
+                      bool skip_invalid = false);
 
   /// Adds the lines of text[0, size) (device memory, followed by text_padding_bytes readable bytes, and
   /// 8-byte aligned unless bytes before it are readable too), which hold whole lines of the input.
-  /// Returns how many lines it had. Throws rowscan::input_error at the chunk's first bad line. Stage times go to
-  /// times through clock.
+  /// Returns how many lines it had, bad ones included. Throws rowscan::input_error at the chunk's first
+  /// bad line (with skip_invalid: at its first line longer than carried_line_bytes). If the device runs
+  /// out of memory, tries the two halves of the text once; then throws rowscan::device_error. Stage
+  /// times go to times through clock.
   std::size_t add(char const* text, std::size_t size, chunk_position where, stage_times& times, stage_clock& clock);
 
   /// Every station so far, in key order.
   station_table const& table() const { return running_; }
+  /// The bad lines left out so far (skip_invalid only).
+  skipped_lines const& skipped() const { return skipped_; }
   std::size_t fast_chunks() const { return fast_chunks_; }
   std::size_t general_chunks() const { return general_chunks_; }
 
  private:
+  std::size_t add_lines(char const* text, std::size_t size, chunk_position where, stage_times& times, stage_clock& clock);
   bool add_fast(char const* text, std::size_t size, std::size_t& lines, stage_times& times, stage_clock& clock);
   std::size_t add_general(char const* text, std::size_t size, chunk_position where);
   std::size_t add_general_piece(char const* text, std::size_t size, chunk_position where);
+  std::size_t drop_bad_rows(char const* text, std::size_t first_bad, chunk_position where, skipped_lines& skipped);
   void merge_into_running(station_table&& table);
   void rebuild_dictionary();
   std::pair<station_id const*, std::int16_t const*> sort_rows(std::size_t n);
@@ -66,7 +83,9 @@ class station_accumulator {
   std::string label_;
   std::uint64_t key_mask_;
   bool portable_only_;
+  bool skip_invalid_;
   station_table running_;
+  skipped_lines skipped_;
 
   // The dictionary: running_'s keys, plus a directory and padded names (dense_ids.hpp), rebuilt
   // whenever the general path changes running_.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "rowscan/context.hpp"
+#include "rowscan/error.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stations/line_format.hpp"
 
@@ -52,8 +53,14 @@ struct parsed_records {
 
 /// The general path's parse of text[0, size) (device memory, whole lines):
 ///   find_lines -> transform(parse_record) into the four columns -> find_if(is_bad_line).
-/// Throws rowscan::input_error at the first bad line (label names the input; where places the text in it).
-void parse_records(char const* text, std::size_t size, chunk_position where, std::string const& label,
-                   std::uint64_t key_mask, parsed_records& out, context const& ctx);
+/// Returns the row of the first bad line, or the number of rows if every line is good. The columns are
+/// sized through ctx (context::resize), so an out-of-memory test can make them fail.
+std::size_t parse_records(char const* text, std::size_t size, std::uint64_t key_mask, parsed_records& out,
+                          context const& ctx);
+
+/// The input_error for the line r of a device text (where places the text in the input; line_number is
+/// 1-based): a copy of its first bytes is parsed again on the host to say what is wrong and where.
+input_error bad_line_error(std::string const& label, char const* text, record_range r, chunk_position where,
+                           std::uint64_t line_number);
 
 }  // namespace rowscan::stations

@@ -5,6 +5,8 @@
 // stations and bad lines, its general path (accumulator.hpp). At the end: sorted_by_name -> host.
 #pragma once
 
+#include "rowscan/skipped_lines.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -26,6 +28,12 @@ struct summarize_options {
   bool time_stages = false;    ///< synchronize after every stage so stage_times are exact
   unsigned reader_threads = 0; ///< threads reading a regular file; 0: one per core, up to 16
   bool portable_only = false;  ///< skip the CUB fast paths (for testing the portable ones on a GPU)
+  /// Leave bad lines out of the answer and record them in summary::skipped, instead of stopping at the
+  /// first. A line longer than 4096 bytes (the reader's carry) still stops the run.
+  bool skip_invalid = false;
+  /// Testing aid: chunk-sized device arrays of more than this many bytes fail as on a full device
+  /// (context::fail_allocations_above); 0: never.
+  std::size_t fail_allocations_above = 0;
   /// Called after each chunk with the input bytes done so far (for a progress display).
   std::function<void(std::uint64_t)> progress;
 };
@@ -56,7 +64,8 @@ struct station_summary {
 struct summary {
   std::vector<station_summary> stations;  ///< sorted by the bytes of the names
   std::uint64_t bytes = 0;
-  std::uint64_t lines = 0;
+  std::uint64_t lines = 0;  ///< lines of the input, skipped ones included
+  skipped_lines skipped;    ///< the bad lines left out (skip_invalid)
   std::size_t chunks = 0;
   std::size_t chunk_size = 0;
   bool names_compared = false;  ///< some key was shared by two names and the exact fallback ran
@@ -70,7 +79,9 @@ struct summary {
 std::size_t default_chunk_size();
 
 /// Reads the measurements on fd to its end and summarizes them per station. label names the input in
-/// errors. Throws rowscan::input_error at the first bad line (file, 1-based line, byte offset).
+/// errors. Throws rowscan::input_error at the first bad line (file, 1-based line, byte offset), unless
+/// options.skip_invalid. Out of device memory for a chunk, tries it once more in halves, then throws
+/// rowscan::device_error.
 summary summarize(int fd, std::string const& label, summarize_options const& options);
 
 /// The rounded mean in tenths (half up, toward +infinity).

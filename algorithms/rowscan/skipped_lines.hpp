@@ -1,0 +1,54 @@
+// rowscan/skipped_lines.hpp: what --skip-invalid left out of an answer: how many lines, and the first few.
+#pragma once
+
+#include "rowscan/error.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rowscan {
+
+/// The bad lines a run skipped, in input order: all of them counted, the first `kept` with their error.
+/// Every chunk size, thread count and backend gives the same record, because chunks are added in input
+/// order and a chunk's bad lines are taken in line order.
+class skipped_lines {
+ public:
+  /// Positions kept for the summary.
+  static constexpr std::size_t kept = 5;
+
+  std::uint64_t count() const { return count_; }
+  /// The first min(count(), kept) bad lines, each as the error it would have been without --skip-invalid.
+  std::vector<input_error> const& first() const { return first_; }
+  /// How many more positions are still to be kept.
+  std::size_t wanted() const { return kept - first_.size(); }
+
+  /// Counts n more skipped lines (the ones passed to keep() included).
+  void count_more(std::uint64_t n) { count_ += n; }
+  /// Keeps the position of a skipped line, if fewer than `kept` are kept so far.
+  void keep(input_error e) {
+    if (first_.size() < kept) first_.push_back(std::move(e));
+  }
+  /// Adds what a later part of the input skipped.
+  void append(skipped_lines const& later) {
+    count_ += later.count_;
+    for (input_error const& e : later.first_) keep(e);
+  }
+
+  /// One line, without "rowscan: " or '\n', e.g. `skipped 7 invalid lines, the first 5: F:3: byte 14: why; ...`;
+  /// empty when nothing was skipped.
+  std::string summary() const {
+    if (count_ == 0) return "";
+    std::string text = "skipped " + std::to_string(count_) + (count_ == 1 ? " invalid line" : " invalid lines");
+    text += count_ > first_.size() ? ", the first " + std::to_string(first_.size()) + ": " : ": ";
+    for (std::size_t i = 0; i < first_.size(); ++i) text += (i == 0 ? "" : "; ") + std::string(first_[i].what());
+    return text;
+  }
+
+ private:
+  std::uint64_t count_ = 0;
+  std::vector<input_error> first_;
+};
+
+}  // namespace rowscan
