@@ -36,6 +36,7 @@
 namespace {
 
 using rowscan::bench::env_number;
+using rowscan::bench::run_timed;
 using rowscan::bench::timed_seconds;
 
 constexpr double copy_ceiling_gb_per_s = 3031;  // measured device-to-device copy on the H100
@@ -128,13 +129,7 @@ void BM_find_lines(benchmark::State& state) {
       rowscan::for_each_line(chunk_data(text, p), p.size, ignore_line{}, thrust::raw_pointer_cast(count.data()), ctx);
     }
   };
-  pass();
-  double seconds = 0;
-  for (auto _ : state) {
-    double const s = timed_seconds(pass);
-    state.SetIterationTime(s);
-    seconds += s;
-  }
+  double const seconds = run_timed(state, pass);
   report(state, text, seconds);
 }
 

@@ -64,6 +64,7 @@
 namespace {
 
 using rowscan::bench::env_number;
+using rowscan::bench::run_timed;
 using rowscan::bench::timed_seconds;
 
 using rowscan::gather_strategy;
@@ -173,13 +174,7 @@ void BM_copy(benchmark::State& state, std::int64_t count, std::int64_t average) 
   rowscan::device_buffer<char> destination(c.source.chars.size());
   rowscan::context ctx;
   auto copy = [&] { thrust::copy(ctx.policy(), c.source.chars.begin(), c.source.chars.end(), destination.begin()); };
-  copy();  // warm-up
-  double seconds = 0;
-  for (auto _ : state) {
-    double const s = timed_seconds(copy);
-    state.SetIterationTime(s);
-    seconds += s;
-  }
+  double const seconds = run_timed(state, copy);
   double const bytes = static_cast<double>(c.source.chars.size()) * static_cast<double>(state.iterations());
   report(state, bytes, seconds, 0, count, average, 0, 0);
   copy_rates()[{count, average}] = bytes / seconds / 1e9;
@@ -196,13 +191,7 @@ void BM_offsets(benchmark::State& state, std::int64_t count, std::int64_t averag
     rowscan::gathered_offsets(rowscan::column_view(c.source), thrust::raw_pointer_cast(c.indices.data()), n,
                               thrust::raw_pointer_cast(offsets.data()), ctx);
   };
-  step();
-  double seconds = 0;
-  for (auto _ : state) {
-    double const s = timed_seconds(step);
-    state.SetIterationTime(s);
-    seconds += s;
-  }
+  double const seconds = run_timed(state, step);
   auto const it = copy_rates().find({count, average});
   report(state, static_cast<double>(c.gathered_chars) * static_cast<double>(state.iterations()), seconds,
          it == copy_rates().end() ? 0 : it->second, count, average, 3, 0);

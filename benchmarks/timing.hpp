@@ -31,6 +31,20 @@ double timed_seconds(F&& f) {
 #endif
 }
 
+/// Runs f once untimed (kernels load, pools fill), then once per benchmark iteration, timed with
+/// timed_seconds and reported as the iteration's manual time. Returns the seconds of all timed calls.
+template <class State, class F>
+double run_timed(State& state, F&& f) {
+  f();
+  double seconds = 0;
+  for (auto _ : state) {
+    double const s = timed_seconds(f);
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  return seconds;
+}
+
 /// A number from the environment, or fallback when it is unset or empty.
 inline double env_number(char const* name, double fallback) {
   char const* value = std::getenv(name);
