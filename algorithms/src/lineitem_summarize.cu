@@ -108,14 +108,12 @@ struct piece_loader {
 
   /// count_if + find_if for the positions (bad_rows.hpp), then remove_if from the store's tail.
   void skip_bad_rows(text_piece const& piece, std::size_t first_bad, std::size_t old_size) const {
-    bad_rows const found = find_bad_rows(buffers.statuses.begin(), first_bad, buffers.records.size(), is_bad_row{},
-                                         skipped.wanted(), ctx);
-    skipped_lines here;
-    here.count_more(found.count);
-    for (std::size_t const row : found.first) {
-      here.keep(bad_row_error(label, piece, buffers.records[row], static_cast<row_status>(
-                                  static_cast<std::uint8_t>(buffers.statuses[row])), row));
-    }
+    auto describe = [&](std::size_t row) {
+      auto const status = static_cast<row_status>(static_cast<std::uint8_t>(buffers.statuses[row]));
+      return bad_row_error(label, piece, buffers.records[row], status, row);
+    };
+    skipped_lines const here = skipped_rows(buffers.statuses.begin(), first_bad, buffers.records.size(), is_bad_row{},
+                                            skipped.wanted(), describe, ctx);
     drop_bad_rows(buffers, store, old_size, ctx);
     skipped.append(here);  // nothing here allocates on the device any more
   }

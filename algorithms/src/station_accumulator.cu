@@ -248,17 +248,11 @@ std::size_t station_accumulator::drop_bad_rows(char const* text, std::size_t fir
   auto policy = ctx_.policy();
   std::size_t const rows = general_.records.size();
   auto& records = general_.records;
+  auto describe = [&](std::size_t row) { return bad_line_error(label_, text, records[row], where, where.lines_before + row + 1); };
   auto const overlong =
       thrust::find_if(policy, records.begin() + static_cast<std::ptrdiff_t>(first_bad), records.end(), longer_than_carried{});
-  if (overlong != records.end()) {
-    auto const row = static_cast<std::size_t>(overlong - records.begin());
-    throw bad_line_error(label_, text, general_.records[row], where, where.lines_before + row + 1);
-  }
-  bad_rows const found = find_bad_rows(general_.statuses.begin(), first_bad, rows, is_bad_line{}, skipped_.wanted(), ctx_);
-  skipped.count_more(found.count);
-  for (std::size_t const row : found.first) {
-    skipped.keep(bad_line_error(label_, text, general_.records[row], where, where.lines_before + row + 1));
-  }
+  if (overlong != records.end()) throw describe(static_cast<std::size_t>(overlong - records.begin()));
+  skipped = skipped_rows(general_.statuses.begin(), first_bad, rows, is_bad_line{}, skipped_.wanted(), describe, ctx_);
   // remove_if(zip of the row columns, stencil: the statuses): the good rows, in order, at the front.
   auto columns = thrust::make_zip_iterator(
       thrust::make_tuple(records.begin(), general_.keys.begin(), general_.tenths.begin(), general_.name_sizes.begin()));
