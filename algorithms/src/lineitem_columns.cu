@@ -81,11 +81,6 @@ input_error describe_bad_row(std::string const& label, char const* text, std::ui
   return input_error(label, line, input_offset + r.begin + p.error_at, what);
 }
 
-void throw_bad_row(std::string const& label, char const* text, std::uint64_t input_offset, chunk_check const& check,
-                   std::uint64_t line) {
-  throw describe_bad_row(label, text, input_offset, check.bad_record, check.status, line);
-}
-
 /// remove_if(zip of the store's new tail, stencil: the statuses) -> the good rows at the front of the tail.
 std::size_t drop_bad_rows(chunk_buffers const& buffers, column_store& store, std::size_t old_size, context const& ctx) {
   auto const tail = static_cast<std::ptrdiff_t>(old_size);

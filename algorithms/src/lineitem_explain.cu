@@ -44,7 +44,7 @@ explained_lineitem explain(std::string const& text, std::string const& label, st
 
   column_store store;
   chunk_check const check = parse_rows(buffers, store, ctx);
-  if (!check.ok) throw_bad_row(label, text.data(), 0, check, check.bad_row + 1);
+  if (!check.ok) throw describe_bad_row(label, text.data(), 0, check.bad_record, check.status, check.bad_row + 1);
   out.suppkey = to_host(store.suppkey);
   out.quantity = to_host(store.quantity);
   out.price_cents = to_host(store.price_cents);

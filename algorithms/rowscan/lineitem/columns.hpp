@@ -123,10 +123,6 @@ chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context cons
 input_error describe_bad_row(std::string const& label, char const* text, std::uint64_t input_offset, record_range r,
                              row_status status, std::uint64_t line);
 
-/// Throws describe_bad_row for the bad row parse_rows found.
-[[noreturn]] void throw_bad_row(std::string const& label, char const* text, std::uint64_t input_offset,
-                                chunk_check const& check, std::uint64_t line);
-
 /// After parse_rows found a bad row: drops every row it flagged from the store's tail (the rows from
 /// old_size on), keeping the others in order. Returns how many it kept. For --skip-invalid.
 std::size_t drop_bad_rows(chunk_buffers const& buffers, column_store& store, std::size_t old_size, context const& ctx);
