@@ -177,10 +177,15 @@ inline void check_text_size(std::size_t n) {
   }
 }
 
+/// Each word's own interval, word_lines(w), as the scan reads it.
+inline auto word_intervals(text_words const& words) {
+  return thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), word_lines{words});
+}
+
 /// The exclusive scan of the words' intervals: transform(word_lines) -> exclusive_scan(line_interval_plus).
 template <class OutputIt>
 void scan_word_intervals(text_words const& words, std::uint32_t n, OutputIt out, context const& ctx) {
-  auto intervals = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), word_lines{words});
+  auto const intervals = word_intervals(words);
   thrust::exclusive_scan(ctx.policy(), intervals, intervals + n, out, line_interval{0, 0}, line_interval_plus{});
 }
 }  // namespace detail
@@ -210,7 +215,7 @@ inline void scan_line_intervals(char const* text, std::size_t size, line_interva
   detail::check_text_size(size);
   text_words const words(text, static_cast<std::uint32_t>(size));
   auto const n = static_cast<std::uint32_t>(words.count());
-  auto intervals = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), word_lines{words});
+  auto const intervals = detail::word_intervals(words);
   thrust::copy(ctx.policy(), intervals, intervals + n, own);
   detail::scan_word_intervals(words, n, scanned, ctx);
 }
