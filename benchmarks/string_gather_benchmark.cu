@@ -7,6 +7,8 @@
 //   BM_gather_lanes/N/L/LANES      string_parallel with 1 to 256 lanes per string (the data behind
 //                                  string_parallel_bytes_per_lane and _min_lanes), at N = 262,144 and at
 //                                  16,777,216 x 32; registered under CUDA only.
+//   BM_offsets/N/L, BM_cub_batched_memcpy/N/L, BM_random_rows/N/32
+//                                  step 1 alone, and two yardsticks (below), at the lanes cells (CUDA only)
 //
 // The cell: N source strings with lengths uniform in [0, 2L] (mean L, some empty), bytes 'a'..'z' from a
 // hash; N indices uniform in [0, N), so strings repeat and come in random order, as in a hash join or a
@@ -20,7 +22,9 @@
 //   pct_of_copy       GB/s as a percentage of this run's BM_copy of the same cell (0 when it was not run)
 //   strategy          what ran: 0 the copy, 1 char_parallel, 2 string_parallel (automatic resolves to 1 or 2),
 //                     3 step 1 alone (BM_offsets/N/L: the output offsets, at the lanes cells),
-//                     4 cub::DeviceMemcpy::Batched after step 1 (a yardstick: it reads bytes around strings)
+//                     4 cub::DeviceMemcpy::Batched after step 1 (a yardstick: it reads bytes around strings),
+//                     5 thrust::gather of random aligned 32-byte rows (BM_random_rows/N/32: the hardware's
+//                     random-read yardstick for the 32-byte cells)
 //   lanes             string_parallel's lanes per string (0 otherwise); strings, avg_len: the cell
 //
 // Environment:
@@ -41,6 +45,8 @@
 #include <benchmark/benchmark.h>
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
+#include <thrust/fill.h>
+#include <thrust/gather.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
@@ -142,9 +148,11 @@ cell_data const& cell(std::int64_t count, std::int64_t average) {
   c->indices.resize(n);
   thrust::transform(thrust::device, thrust::counting_iterator<std::uint64_t>(0), thrust::counting_iterator<std::uint64_t>(n),
                     c->indices.begin(), random_index{n});
+  rowscan::device_buffer<char const*> starts(n + 1);
   rowscan::device_buffer<std::int64_t> out_offsets(n + 1);
   c->gathered_chars = rowscan::gathered_offsets(rowscan::column_view(c->source), thrust::raw_pointer_cast(c->indices.data()),
-                                                n, thrust::raw_pointer_cast(out_offsets.data()));
+                                                n, thrust::raw_pointer_cast(starts.data()),
+                                                thrust::raw_pointer_cast(out_offsets.data()));
   current = std::move(c);
   return *current;
 }
@@ -180,16 +188,17 @@ void BM_copy(benchmark::State& state, std::int64_t count, std::int64_t average) 
   copy_rates()[{count, average}] = bytes / seconds / 1e9;
 }
 
-/// Step 1 alone (the output offsets: a transform of random source sizes, an exclusive scan, one value
-/// read back), to split a gather's time between its two steps.
+/// Step 1 alone (source starts and output offsets: a transform of random source strings, an exclusive
+/// scan, one value read back), to split a gather's time between its two steps.
 void BM_offsets(benchmark::State& state, std::int64_t count, std::int64_t average) {
   cell_data const& c = cell(count, average);
   rowscan::context ctx;
   auto const n = static_cast<std::size_t>(count);
+  rowscan::device_buffer<char const*> starts(n + 1, ctx.memory());
   rowscan::device_buffer<std::int64_t> offsets(n + 1, ctx.memory());
   auto step = [&] {
     rowscan::gathered_offsets(rowscan::column_view(c.source), thrust::raw_pointer_cast(c.indices.data()), n,
-                              thrust::raw_pointer_cast(offsets.data()), ctx);
+                              thrust::raw_pointer_cast(starts.data()), thrust::raw_pointer_cast(offsets.data()), ctx);
   };
   double const seconds = run_timed(state, step);
   auto const it = copy_rates().find({count, average});
@@ -198,12 +207,6 @@ void BM_offsets(benchmark::State& state, std::int64_t count, std::int64_t averag
 }
 
 #if ROWSCAN_HAS_CUB
-/// Source address of output string k.
-struct source_pointer {
-  rowscan::column_view source;
-  std::int32_t const* indices;
-  ROWSCAN_HD void const* operator()(std::size_t k) const { return source(static_cast<std::size_t>(indices[k])).data; }
-};
 /// Output address of output string k.
 struct output_pointer {
   char* chars;
@@ -227,11 +230,12 @@ void BM_cub_batched_memcpy(benchmark::State& state, std::int64_t count, std::int
   auto const n = static_cast<std::size_t>(count);
   rowscan::device_buffer<char> temporary(0, ctx.memory());
   auto gather = [&] {
+    rowscan::device_buffer<char const*> starts(n + 1, ctx.memory());
     rowscan::device_buffer<std::int64_t> offsets(n + 1, ctx.memory());
-    std::int64_t const* o = thrust::raw_pointer_cast(offsets.data());
-    std::int64_t const total = rowscan::gathered_offsets(source, indices, n, thrust::raw_pointer_cast(offsets.data()), ctx);
+    std::int64_t* const o = thrust::raw_pointer_cast(offsets.data());
+    std::int64_t const total = rowscan::gathered_offsets(source, indices, n, thrust::raw_pointer_cast(starts.data()), o, ctx);
     rowscan::device_buffer<char> chars(static_cast<std::size_t>(total), ctx.memory());
-    auto in = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), source_pointer{source, indices});
+    char const* const* in = thrust::raw_pointer_cast(starts.data());
     auto out = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
                                                output_pointer{thrust::raw_pointer_cast(chars.data()), o});
     auto sizes = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), output_size{o});
@@ -253,6 +257,29 @@ void BM_cub_batched_memcpy(benchmark::State& state, std::int64_t count, std::int
   report(state, static_cast<double>(c.gathered_chars) * static_cast<double>(state.iterations()), seconds,
          it == copy_rates().end() ? 0 : it->second, count, average, 4, 0);
 }
+
+/// A fixed 32-byte row; in an array from cudaMalloc, each one is one DRAM sector.
+struct row32 {
+  rowscan::detail::word16 half[2];
+};
+
+/// For reference only: thrust::gather of the cell's random indices over a table of aligned 32-byte rows,
+/// no offsets and no alignment work. It is what the hardware gives for N random reads of one sector each
+/// plus N x 32 bytes written in order, so it bounds any gather of N random strings of 32 bytes on average
+/// (theirs straddle two sectors about half the time, and need their offsets first).
+void BM_random_rows(benchmark::State& state, std::int64_t count, std::int64_t average) {
+  cell_data const& c = cell(count, average);
+  rowscan::context ctx;
+  auto const n = static_cast<std::size_t>(count);
+  rowscan::device_buffer<row32> table(n, ctx.memory());
+  rowscan::device_buffer<row32> out(n, ctx.memory());
+  thrust::fill(ctx.policy(), table.begin(), table.end(), row32{});
+  auto gather = [&] { thrust::gather(ctx.policy(), c.indices.begin(), c.indices.end(), table.begin(), out.begin()); };
+  double const seconds = run_timed(state, gather);
+  auto const it = copy_rates().find({count, average});
+  report(state, static_cast<double>(n * sizeof(row32)) * static_cast<double>(state.iterations()), seconds,
+         it == copy_rates().end() ? 0 : it->second, count, average, 5, 0);
+}
 #endif
 
 /// lanes == 0: gather_strings with the strategy; otherwise steps 1 and 2 with string-parallel at that many lanes.
@@ -264,10 +291,12 @@ void BM_gather(benchmark::State& state, std::int64_t count, std::int64_t average
   auto const n = static_cast<std::size_t>(count);
   auto gather = [&] {
     if (lanes == 0) return rowscan::gather_strings(source, indices, n, strategy, ctx);
+    rowscan::device_buffer<char const*> starts(n + 1, ctx.memory());
     rowscan::device_buffer<std::int64_t> offsets(n + 1, ctx.memory());
-    std::int64_t const total = rowscan::gathered_offsets(source, indices, n, thrust::raw_pointer_cast(offsets.data()), ctx);
+    std::int64_t* const o = thrust::raw_pointer_cast(offsets.data());
+    std::int64_t const total = rowscan::gathered_offsets(source, indices, n, thrust::raw_pointer_cast(starts.data()), o, ctx);
     rowscan::device_buffer<char> chars(static_cast<std::size_t>(total), ctx.memory());
-    rowscan::gather_chars_string_parallel(source, indices, n, thrust::raw_pointer_cast(offsets.data()),
+    rowscan::gather_chars_string_parallel(thrust::raw_pointer_cast(starts.data()), n, o,
                                           thrust::raw_pointer_cast(chars.data()), lanes, ctx);
     return rowscan::strings_column(std::move(chars), std::move(offsets));
   };
@@ -331,6 +360,10 @@ void register_grid() {
 #if ROWSCAN_HAS_CUB
       benchmark::RegisterBenchmark(("BM_cub_batched_memcpy/" + cell_name).c_str(), BM_cub_batched_memcpy, count, average)
           ->UseManualTime()->Unit(benchmark::kMillisecond);
+      if (average == 32) {
+        benchmark::RegisterBenchmark(("BM_random_rows/" + cell_name).c_str(), BM_random_rows, count, average)
+            ->UseManualTime()->Unit(benchmark::kMillisecond);
+      }
 #endif
       for (unsigned lanes : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u, 256u}) {
         benchmark::RegisterBenchmark(("BM_gather_lanes/" + cell_name + "/" + std::to_string(lanes)).c_str(), BM_gather,

@@ -63,15 +63,17 @@ strings_column gather_exact(strings_column const& source, thrust::device_vector<
   rowscan::context ctx;
   auto const* idx = thrust::raw_pointer_cast(indices.data());
   std::size_t const count = indices.size();
+  device_buffer<char const*> starts(count + 1);
   device_buffer<std::int64_t> offsets(count + 1);
+  char const** const s = thrust::raw_pointer_cast(starts.data());
   std::int64_t* const o = thrust::raw_pointer_cast(offsets.data());
-  std::int64_t const total = rowscan::gathered_offsets(column_view(source), idx, count, o, ctx);
+  std::int64_t const total = rowscan::gathered_offsets(column_view(source), idx, count, s, o, ctx);
   device_buffer<char> chars(static_cast<std::size_t>(total));
   char* const c = thrust::raw_pointer_cast(chars.data());
   if (lanes == 0) {
-    rowscan::gather_chars(column_view(source), idx, count, o, total, c, strategy, ctx);
+    rowscan::gather_chars(s, count, o, total, c, strategy, ctx);
   } else if (total > 0) {
-    rowscan::gather_chars_string_parallel(column_view(source), idx, count, o, c, lanes, ctx);
+    rowscan::gather_chars_string_parallel(s, count, o, c, lanes, ctx);
   }
   ctx.synchronize();
   return strings_column(std::move(chars), std::move(offsets));
@@ -284,32 +286,37 @@ TEST(GatherStrings, EveryAlignmentOfSourceAndDestination) {
   expect_all_ways_match(source, indices);
 }
 
-/// The plan's arithmetic, for every alignment pair and every length up to 300: stores and loads inside
-/// the string, stores and loads aligned, every byte written once; strings of 48 bytes or more always get
-/// words, and then at most 46 of their bytes go one at a time.
+/// The plan's arithmetic, for 16-byte words (the middle of a string) and 4-byte words (its ends, and
+/// short strings), every alignment pair and every length up to 300: stores and loads inside the string,
+/// stores and loads aligned, every byte written once; strings of 3w bytes or more always get words,
+/// and then at most 3w - 2 of their bytes are left to the narrower copy.
 TEST(GatherStrings, WordPlanStaysInsideTheStrings) {
-  for (unsigned dst = 0; dst < 16; ++dst) {
-    for (unsigned src = 0; src < 16; ++src) {
-      for (std::int64_t n = 0; n <= 300; ++n) {
-        SCOPED_TRACE("dst%16=" + std::to_string(dst) + " src%16=" + std::to_string(src) + " n=" + std::to_string(n));
-        auto const plan = rowscan::detail::plan_words(dst, src, n);
-        std::int64_t const tail = plan.head + 16 * plan.words;
-        ASSERT_GE(plan.head, 0);
-        ASSERT_GE(plan.words, 0);
-        ASSERT_LE(tail, n);
-        if (plan.words == 0) {
-          EXPECT_EQ(plan.head, n);
-          EXPECT_LT(n, 48);  // only short strings go byte by byte
-          continue;
-        }
-        EXPECT_EQ((dst + plan.head) % 16, 0u);                         // aligned stores
-        EXPECT_EQ(plan.shift, (src + plan.head) % 16);
-        EXPECT_LE(plan.head + (n - tail), 46);                         // bytes handled one by one
-        if (plan.shift != 0) {
-          std::int64_t const first_load = plan.head - plan.shift;      // string byte of the first aligned load
-          EXPECT_EQ((src + first_load) % 16, 0u);                        // aligned loads
-          EXPECT_GE(first_load, 0);                                    // not before the string
-          EXPECT_LE(first_load + 16 * (plan.words + 1), n);            // the last load ends inside it
+  for (std::int64_t w : {16, 4}) {
+    auto const uw = static_cast<unsigned>(w);
+    for (unsigned dst = 0; dst < uw; ++dst) {
+      for (unsigned src = 0; src < uw; ++src) {
+        for (std::int64_t n = 0; n <= 300; ++n) {
+          SCOPED_TRACE("w=" + std::to_string(w) + " dst%w=" + std::to_string(dst) + " src%w=" + std::to_string(src) +
+                       " n=" + std::to_string(n));
+          auto const plan = rowscan::detail::plan_words(dst, src, n, w);
+          std::int64_t const tail = plan.head + w * plan.words;
+          ASSERT_GE(plan.head, 0);
+          ASSERT_GE(plan.words, 0);
+          ASSERT_LE(tail, n);
+          if (plan.words == 0) {
+            EXPECT_EQ(plan.head, n);
+            EXPECT_LT(n, 3 * w);  // only short strings get no word
+            continue;
+          }
+          EXPECT_EQ((dst + plan.head) % uw, 0u);                       // aligned stores
+          EXPECT_EQ(plan.shift, (src + plan.head) % uw);
+          EXPECT_LE(plan.head + (n - tail), 3 * w - 2);                // bytes left to the ends
+          if (plan.shift != 0) {
+            std::int64_t const first_load = plan.head - plan.shift;    // string byte of the first aligned load
+            EXPECT_EQ((src + first_load) % uw, 0u);                    // aligned loads
+            EXPECT_GE(first_load, 0);                                  // not before the string
+            EXPECT_LE(first_load + w * (plan.words + 1), n);           // the last load ends inside it
+          }
         }
       }
     }
@@ -403,14 +410,16 @@ TEST(GatherStrings, GuardPagesAroundSourceAndDestination) {
           SCOPED_TRACE("source_at_end=" + std::to_string(source_at_end) + " out_at_end=" + std::to_string(out_at_end) +
                        " lanes=" + std::to_string(lanes));
           rowscan::context ctx;
+          std::vector<char const*> starts(indices.size() + 1);
           std::vector<std::int64_t> out_offsets(indices.size() + 1);
-          ASSERT_EQ(rowscan::gathered_offsets(view, indices.data(), indices.size(), out_offsets.data(), ctx), total);
+          ASSERT_EQ(rowscan::gathered_offsets(view, indices.data(), indices.size(), starts.data(), out_offsets.data(), ctx),
+                    total);
           ASSERT_EQ(out_offsets, out_offsets_expected);
           guarded_bytes const out(static_cast<std::size_t>(total), out_at_end);
           if (lanes == 0) {
-            rowscan::gather_chars_char_parallel(view, indices.data(), indices.size(), out_offsets.data(), total, out.data(), ctx);
+            rowscan::gather_chars_char_parallel(starts.data(), indices.size(), out_offsets.data(), total, out.data(), ctx);
           } else {
-            rowscan::gather_chars_string_parallel(view, indices.data(), indices.size(), out_offsets.data(), out.data(), lanes, ctx);
+            rowscan::gather_chars_string_parallel(starts.data(), indices.size(), out_offsets.data(), out.data(), lanes, ctx);
           }
           for (std::size_t k = 0; k < indices.size(); ++k) {
             ASSERT_EQ(std::string(out.data() + out_offsets[k], expected[k].size()), expected[k]) << "string " << k;

@@ -1,19 +1,22 @@
 // rowscan/strings/gather.hpp: gather_strings, a strings column made of chosen strings of a source.
 //
-//   offsets: transform(gathered_size) -> exclusive_scan
+//   step 1:  transform(locate_gathered) -> {start, size} of each output string's source bytes, then an
+//            in-place exclusive_scan of the sizes -> output offsets
 //   chars:   char-parallel    transform(char_of_output) over output bytes, each finding its string by
 //                             upper_bound(seq) over the output offsets
 //        or  string-parallel  for_each(copy_string_slice) over (string, lane) work items, aligned
-//                             16-byte words in the middle of each string, single bytes at its ends
+//                             16-byte words in the middle of each string, 4-byte words and single bytes
+//                             at its ends
 //   automatic picks by the average output length (string_parallel_min_average_bytes).
 //
 // Worked example (tested in tests/test_string_gather.cu, explained in docs/string-gather.md):
 //   source  {"Oslo", "", "Abéché", "Yaoundé"}   chars "OsloAbéchéYaoundé" (é is 2 bytes), offsets {0, 4, 4, 12, 20}
 //   indices {2, 0, 2, 1}
-//   sizes   {8, 4, 8, 0, (0)}   exclusive_scan -> offsets {0, 8, 12, 20, 20}
+//   starts  {chars + 4, chars + 0, chars + 4, chars + 4}   sizes {8, 4, 8, 0, (0)}
+//           exclusive_scan -> offsets {0, 8, 12, 20, 20}
 //   chars   "AbéchéOsloAbéché"; char-parallel: output byte 10 finds its string k as
 //           upper_bound(offsets + 1, offsets + 5, 10) - (offsets + 1) = 1, and copies byte
-//           10 - offsets[1] = 2 of source string indices[1] = 0: the 'l' of "Oslo".
+//           10 - offsets[1] = 2 from starts[1]: the 'l' of "Oslo".
 #pragma once
 
 #include "rowscan/context.hpp"
@@ -26,9 +29,10 @@
 #include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
 #include <thrust/scan.h>
 #include <thrust/transform.h>
+#include <thrust/tuple.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -98,31 +102,33 @@ inline unsigned string_parallel_lanes(std::int64_t average_bytes) {
   return lanes;
 }
 
-/// Size in bytes of the source string that output string k copies; 0 for k == count, so that an
-/// exclusive scan over count + 1 sizes ends with the total.
+/// Where output string k comes from: the start and size of source string indices[k]; {nullptr, 0}
+/// for k == count, so that an exclusive scan over count + 1 sizes ends with the total. Step 2 reads the
+/// starts instead of indices and the source again: at 16,777,216 strings that saves 16 M random reads
+/// of source offsets (docs/string-gather.md, section 8).
 template <class Source, class IndexIt>
-struct gathered_size {
+struct locate_gathered {
   Source source;
   IndexIt indices;
   std::size_t count;
-  ROWSCAN_HD std::int64_t operator()(std::size_t k) const {
-    return k < count ? static_cast<std::int64_t>(source(static_cast<std::size_t>(indices[k])).size) : 0;
+  ROWSCAN_HD thrust::tuple<char const*, std::int64_t> operator()(std::size_t k) const {
+    if (k == count) return {nullptr, 0};
+    string_ref const s = source(static_cast<std::size_t>(indices[k]));
+    return {s.data, static_cast<std::int64_t>(s.size)};
   }
 };
 
 /// Byte p of the output: upper_bound over the output offsets names the output string k holding p
 /// (the last k with offsets[k] <= p; empty strings share their offset with the next one and are
-/// skipped); the byte is the source string's byte p - offsets[k].
-template <class Source, class IndexIt>
+/// skipped); the byte is byte p - offsets[k] of that string's source.
 struct char_of_output {
-  Source source;
-  IndexIt indices;
+  char const* const* starts;    ///< source start of each output string
   std::int64_t const* offsets;  ///< output offsets, count + 1 entries
   std::size_t count;
   ROWSCAN_HD char operator()(std::int64_t p) const {
     std::int64_t const* const next = thrust::upper_bound(thrust::seq, offsets + 1, offsets + count + 1, p);
     auto const k = static_cast<std::size_t>(next - (offsets + 1));
-    return source(static_cast<std::size_t>(indices[k])).data[p - offsets[k]];
+    return starts[k][p - offsets[k]];
   }
 };
 
@@ -184,38 +190,39 @@ ROWSCAN_HD inline word16 bytes_at(word16 const& lo, word16 const& hi, unsigned s
   }
 }
 
-ROWSCAN_HD inline unsigned misalignment(char const* p) {
-  return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p) % static_cast<std::uintptr_t>(word_bytes));
+/// Bytes between p and the w-byte boundary before it (w a power of two).
+ROWSCAN_HD inline unsigned misalignment(char const* p, std::int64_t w = word_bytes) {
+  return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p) % static_cast<std::uintptr_t>(w));
 }
 
-/// How a string of n bytes is copied: a head, whole 16-byte words, a tail, aligned to the destination.
-///   head   bytes [0, head), one byte per access: those before the first 16-byte aligned destination
-///          address (plus 16 more when the shifted case below needs them);
-///   words  16-byte aligned stores at head, head + 16, ..., head + 16 (words - 1). When the source has the
-///          same alignment (shift == 0), each word comes from one aligned 16-byte load. When it does not,
+/// How a string of n bytes is copied: a head, whole w-byte words, a tail, aligned to the destination.
+///   head   bytes [0, head): those before the first w-byte aligned destination address (plus w more
+///          when the shifted case below needs them);
+///   words  w-byte aligned stores at head, head + w, ..., head + w (words - 1). When the source has the
+///          same alignment (shift == 0), each word comes from one aligned w-byte load. When it does not,
 ///          each comes from the two aligned source words around it, shifted into place (bytes_at); those
-///          loads read whole aligned words, so the head grows by 16 bytes where needed for the first one
+///          loads read whole aligned words, so the head grows by w bytes where needed for the first one
 ///          to start inside the string, and the words stop while the second one still ends inside it;
-///   tail   bytes [head + 16 words, n), one byte per access.
+///   tail   bytes [head + w words, n).
 /// Every access lies inside [0, n) of both strings (tests/test_string_gather.cu checks this for every
-/// pair of alignments and every length up to 300). Too short a string for one word (under 16 to 48
-/// bytes, by alignment) is all head; a longer one has at most 46 single bytes in head and tail.
+/// pair of alignments and every length up to 300). Too short a string for one word (under w to 3w
+/// bytes, by alignment) is all head.
 ///
-/// Why shifted loads rather than falling back to 4- or 8-byte accesses for mismatched alignments: the
+/// Why shifted loads rather than falling back to narrower accesses for mismatched alignments: the
 /// gathered strings start at arbitrary offsets, so source and destination agree mod 16 only one time in
-/// 16 (and mod 8 or 4 not much more often); narrower accesses would cost 2-4 memory instructions per
-/// 16 bytes on most strings, while the shifted form keeps one store and one new load per word (its other
-/// load is the neighbouring word's, a cache hit) for a few register shifts.
+/// 16; narrower accesses would cost 2-4 memory instructions per 16 bytes on most strings, while the
+/// shifted form keeps one store and one new load per word (its other load is the neighbouring word's,
+/// a cache hit) for a few register shifts.
 struct word_plan {
   std::int64_t head;
   std::int64_t words;
-  unsigned shift;  ///< (source address of byte `head`) mod 16
+  unsigned shift;  ///< (source address of byte `head`) mod w
 };
 
-/// The plan for n bytes whose destination starts dst_misalignment bytes, and source src_misalignment
-/// bytes, after a 16-byte boundary.
-ROWSCAN_HD inline word_plan plan_words(unsigned dst_misalignment, unsigned src_misalignment, std::int64_t n) {
-  constexpr std::int64_t w = word_bytes;
+/// The plan for n bytes in w-byte words, whose destination starts dst_misalignment bytes, and source
+/// src_misalignment bytes, after a w-byte boundary.
+ROWSCAN_HD inline word_plan plan_words(unsigned dst_misalignment, unsigned src_misalignment, std::int64_t n,
+                                       std::int64_t w = word_bytes) {
   std::int64_t head = (w - static_cast<std::int64_t>(dst_misalignment)) % w;
   auto const shift = static_cast<unsigned>((src_misalignment + head) % w);
   if (shift != 0 && head < static_cast<std::int64_t>(shift)) head += w;  // first source word: byte head - shift >= 0
@@ -225,13 +232,50 @@ ROWSCAN_HD inline word_plan plan_words(unsigned dst_misalignment, unsigned src_m
   return {head, words, shift};
 }
 
-/// Lane `lane` of `lanes`'s share of copying the n bytes at src to dst by plan_words. Lanes share each
-/// part round-robin (lane j copies words j, j + lanes, ...), so when consecutive work items of one warp are
-/// the lanes of one string, every access of the warp covers one contiguous stretch of it.
+/// Four bytes at a 4-byte aligned p (on the host by memcpy, like load_word).
+ROWSCAN_HD inline std::uint32_t load_quad(char const* p) {
+#if defined(__CUDA_ARCH__)
+  return *reinterpret_cast<std::uint32_t const*>(p);
+#else
+  std::uint32_t q;
+  std::memcpy(&q, p, sizeof q);
+  return q;
+#endif
+}
+
+ROWSCAN_HD inline void store_quad(char* p, std::uint32_t q) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<std::uint32_t*>(p) = q;
+#else
+  std::memcpy(p, &q, sizeof q);
+#endif
+}
+
+/// Lane `lane` of `lanes`'s share of copying n bytes (a short string, or the head or tail of a long one)
+/// by plan_words in 4-byte words: a string of 32 bytes takes about 8 memory instructions instead of 32.
+ROWSCAN_HD inline void copy_quads_slice(char* dst, char const* src, std::int64_t n, unsigned lane, unsigned lanes) {
+  constexpr std::int64_t w = 4;
+  word_plan const plan = plan_words(misalignment(dst, w), misalignment(src, w), n, w);
+  for (std::int64_t i = lane; i < plan.head; i += lanes) dst[i] = src[i];
+  char* const out = dst + plan.head;
+  char const* const in = src + plan.head - plan.shift;  // 4-byte aligned, inside the string
+  unsigned const bits = plan.shift * 8;
+  for (std::int64_t k = lane; k < plan.words; k += lanes) {
+    std::uint32_t const lo = load_quad(in + k * w);
+    store_quad(out + k * w, bits == 0 ? lo : funnel_right(lo, load_quad(in + k * w + w), bits));
+  }
+  for (std::int64_t i = plan.head + plan.words * w + lane; i < n; i += lanes) dst[i] = src[i];
+}
+
+/// Lane `lane` of `lanes`'s share of copying the n bytes at src to dst by plan_words: 16-byte words in
+/// the middle, 4-byte words (copy_quads_slice) in the head and tail and for strings too short for a
+/// 16-byte word. Lanes share each part round-robin (lane j copies words j, j + lanes, ...), so when
+/// consecutive work items of one warp are the lanes of one string, every access of the warp covers one
+/// contiguous stretch of it.
 ROWSCAN_HD inline void copy_bytes_slice(char* dst, char const* src, std::int64_t n, unsigned lane, unsigned lanes) {
   constexpr std::int64_t w = word_bytes;
   word_plan const plan = plan_words(misalignment(dst), misalignment(src), n);
-  for (std::int64_t i = lane; i < plan.head; i += lanes) dst[i] = src[i];
+  copy_quads_slice(dst, src, plan.head, lane, lanes);
   char* const out = dst + plan.head;
   if (plan.shift == 0) {
     char const* const in = src + plan.head;
@@ -242,71 +286,73 @@ ROWSCAN_HD inline void copy_bytes_slice(char* dst, char const* src, std::int64_t
       store_word(out + k * w, bytes_at(load_word(in + k * w), load_word(in + k * w + w), plan.shift));
     }
   }
-  for (std::int64_t i = plan.head + plan.words * w + lane; i < n; i += lanes) dst[i] = src[i];
+  std::int64_t const tail = plan.head + plan.words * w;
+  copy_quads_slice(dst + tail, src + tail, n - tail, lane, lanes);
 }
 
 }  // namespace detail
 
-/// Work item `item` of string_parallel: lane item % lanes of output string item / lanes
-/// (lanes = 1 << lane_bits) copies its share of source string indices[k] to chars + offsets[k].
-template <class Source, class IndexIt>
+/// Work item `item` of string_parallel: lane item % lanes of output string k = item / lanes
+/// (lanes = 1 << lane_bits) copies its share of the string from starts[k] to chars + offsets[k].
 struct copy_string_slice {
-  Source source;
-  IndexIt indices;
+  char const* const* starts;    ///< source start of each output string
   std::int64_t const* offsets;  ///< output offsets
   char* chars;                  ///< output chars
   unsigned lane_bits;
   ROWSCAN_HD void operator()(std::size_t item) const {
     std::size_t const k = item >> lane_bits;
     auto const lane = static_cast<unsigned>(item & ((std::size_t{1} << lane_bits) - 1));
-    string_ref const s = source(static_cast<std::size_t>(indices[k]));
-    detail::copy_bytes_slice(chars + offsets[k], s.data, s.size, lane, 1u << lane_bits);
+    detail::copy_bytes_slice(chars + offsets[k], starts[k], offsets[k + 1] - offsets[k], lane, 1u << lane_bits);
   }
 };
 
-/// Step 1: output offsets. Writes count + 1 offsets (offsets[k] = bytes of the output strings before k)
-/// and returns the total, offsets[count] (one read back to the host, which waits for the scan).
+/// Step 1: where each output string comes from and where it goes. Writes count + 1 source starts
+/// (starts[k] = source(indices[k]).data; starts[count] = nullptr) and count + 1 offsets (offsets[k] =
+/// bytes of the output strings before k), and returns the total, offsets[count] (one read back to the
+/// host, which waits for the scan).
+///
+/// Two passes, because one was slower: an inclusive scan of {start, size} pairs that keeps the later
+/// start does it in one, but CUB's scan of 16-byte pairs took 0.85 ms at 16,777,216 strings against
+/// 0.72 ms for this transform and a scan of 8-byte sizes.
 template <class Source, class IndexIt>
-std::int64_t gathered_offsets(Source source, IndexIt indices, std::size_t count, std::int64_t* offsets,
-                              context const& ctx = {}) {
-  auto const sizes = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                                     gathered_size<Source, IndexIt>{source, indices, count});
-  thrust::exclusive_scan(ctx.policy(), sizes, sizes + static_cast<std::ptrdiff_t>(count + 1), offsets, std::int64_t{0});
+std::int64_t gathered_offsets(Source source, IndexIt indices, std::size_t count, char const** starts,
+                              std::int64_t* offsets, context const& ctx = {}) {
+  auto const n = static_cast<std::ptrdiff_t>(count + 1);
+  thrust::transform(ctx.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(count + 1),
+                    thrust::make_zip_iterator(starts, offsets), locate_gathered<Source, IndexIt>{source, indices, count});
+  thrust::exclusive_scan(ctx.policy(), offsets, offsets + n, offsets, std::int64_t{0});  // sizes -> offsets, in place
   return thrust::device_ptr<std::int64_t const>(offsets)[static_cast<std::ptrdiff_t>(count)];
 }
 
 /// Step 2, char-parallel: one transform over the `total` output bytes.
-template <class Source, class IndexIt>
-void gather_chars_char_parallel(Source source, IndexIt indices, std::size_t count, std::int64_t const* offsets,
-                                std::int64_t total, char* chars, context const& ctx = {}) {
+inline void gather_chars_char_parallel(char const* const* starts, std::size_t count, std::int64_t const* offsets,
+                                       std::int64_t total, char* chars, context const& ctx = {}) {
   if (total == 0) return;
   thrust::transform(ctx.policy(), thrust::counting_iterator<std::int64_t>(0), thrust::counting_iterator<std::int64_t>(total),
-                    chars, char_of_output<Source, IndexIt>{source, indices, offsets, count});
+                    chars, char_of_output{starts, offsets, count});
 }
 
 /// Step 2, string-parallel: one for_each over count x lanes work items (lanes a power of two, 1 to 256;
 /// over 32, a string's lanes fill whole warps).
-template <class Source, class IndexIt>
-void gather_chars_string_parallel(Source source, IndexIt indices, std::size_t count, std::int64_t const* offsets,
-                                  char* chars, unsigned lanes, context const& ctx = {}) {
+inline void gather_chars_string_parallel(char const* const* starts, std::size_t count, std::int64_t const* offsets,
+                                         char* chars, unsigned lanes, context const& ctx = {}) {
   unsigned lane_bits = 0;
   while ((1u << lane_bits) < lanes && lane_bits < 8) ++lane_bits;
   std::size_t const items = count << lane_bits;
   thrust::for_each(ctx.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(items),
-                   copy_string_slice<Source, IndexIt>{source, indices, offsets, chars, lane_bits});
+                   copy_string_slice{starts, offsets, chars, lane_bits});
 }
 
-/// Step 2 with a strategy: fills chars[0, total) given the offsets of step 1.
-template <class Source, class IndexIt>
-void gather_chars(Source source, IndexIt indices, std::size_t count, std::int64_t const* offsets, std::int64_t total,
-                  char* chars, gather_strategy strategy = gather_strategy::automatic, context const& ctx = {}) {
+/// Step 2 with a strategy: fills chars[0, total) given the starts and offsets of step 1.
+inline void gather_chars(char const* const* starts, std::size_t count, std::int64_t const* offsets, std::int64_t total,
+                         char* chars, gather_strategy strategy = gather_strategy::automatic, context const& ctx = {}) {
   if (strategy == gather_strategy::automatic) strategy = choose_gather_strategy(count, total);
   if (total == 0) return;  // only empty strings (or none)
   if (strategy == gather_strategy::char_parallel) {
-    gather_chars_char_parallel(source, indices, count, offsets, total, chars, ctx);
+    gather_chars_char_parallel(starts, count, offsets, total, chars, ctx);
   } else {
     unsigned const lanes = string_parallel_lanes(total / static_cast<std::int64_t>(count));
-    gather_chars_string_parallel(source, indices, count, offsets, chars, lanes, ctx);
+    gather_chars_string_parallel(starts, count, offsets, chars, lanes, ctx);
   }
 }
 
@@ -318,11 +364,13 @@ void gather_chars(Source source, IndexIt indices, std::size_t count, std::int64_
 template <class Source, class IndexIt>
 strings_column gather_strings(Source source, IndexIt indices, std::size_t count,
                               gather_strategy strategy = gather_strategy::automatic, context const& ctx = {}) {
+  device_buffer<char const*> starts(count + 1, ctx.memory());  // from step 1 to step 2 only
   device_buffer<std::int64_t> offsets(count + 1, ctx.memory());
-  std::int64_t const total = gathered_offsets(source, indices, count, thrust::raw_pointer_cast(offsets.data()), ctx);
+  char const** const s = thrust::raw_pointer_cast(starts.data());
+  std::int64_t* const o = thrust::raw_pointer_cast(offsets.data());
+  std::int64_t const total = gathered_offsets(source, indices, count, s, o, ctx);
   device_buffer<char> chars(static_cast<std::size_t>(total), ctx.memory());
-  gather_chars(source, indices, count, thrust::raw_pointer_cast(offsets.data()), total,
-               thrust::raw_pointer_cast(chars.data()), strategy, ctx);
+  gather_chars(s, count, o, total, thrust::raw_pointer_cast(chars.data()), strategy, ctx);
   return strings_column(std::move(chars), std::move(offsets));
 }
 
