@@ -320,6 +320,39 @@ TEST(LineitemSkipInvalid, EdgeCases) {
   expect_reference_skipping(with_bad_rows(3, generated_table(0.0002, 9), 3), {3, no_limit}, {256, 257, 300, 511});
 }
 
+/// A valid row whose comment makes it `bytes` long, its '\n' counted.
+std::string row_of_length(std::size_t bytes) {
+  std::string r = row("1", "1", "1.00");
+  r.insert(r.size() - 2, bytes - r.size(), 'x');  // inside the comment, before its final "|\n"
+  return r;
+}
+
+TEST(Lineitem, RowLongerThanTheReaderCarriesFailsAlikeForEveryChunkSize) {
+  // 70,000 bytes from byte 10,092: across two blocks of 96 KiB chunks (the reader stops at it), inside
+  // one block of 128 KiB and of the default chunks (load stops at it). A row of 65,536 bytes, its '\n'
+  // counted, is read.
+  std::string head;
+  while (head.size() < 10000) head += row("1", "1", "1.00");
+  ASSERT_EQ(row_of_length(70000).size(), 70000u);
+  std::string const text = head + row_of_length(70000) + row("1", "1", "1.00");
+  std::uint64_t const line = std::count(head.begin(), head.end(), '\n') + 1;
+  for (bool skip : {false, true}) {
+    for (std::size_t chunk : {std::size_t{0}, std::size_t{96} << 10, std::size_t{128} << 10}) {
+      SCOPED_TRACE("chunk_size=" + std::to_string(chunk) + " skip_invalid=" + std::to_string(skip));
+      try {
+        skip ? run_skipping(text, {5}, chunk) : run(text, {5}, chunk);
+        FAIL() << "expected an input_error";
+      } catch (rowscan::input_error const& e) {
+        EXPECT_EQ(e.line(), line);
+        EXPECT_EQ(e.byte_offset(), head.size());
+        EXPECT_NE(std::string(e.what()).find("line longer than 65536 bytes"), std::string::npos) << e.what();
+      }
+    }
+  }
+  std::string const longest = head + row_of_length(65536) + row("1", "1", "1.00");
+  expect_reference_sums(longest, {5}, {0, std::size_t{96} << 10, std::size_t{128} << 10});
+}
+
 TEST(LineitemSkipInvalid, RowLongerThanTheChunkIsNeverSkipped) {
   // It may be a valid row: skipping it would make the sums depend on the chunk size.
   std::string const text = row("1", "1", "1.00") + "x\n" + "1|2|3|4|5|6.00|" + std::string(2000, 'x') + "|\n" +

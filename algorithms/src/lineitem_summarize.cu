@@ -11,6 +11,7 @@
 #include "rowscan/records.hpp"
 
 #include <thrust/copy.h>
+#include <thrust/find.h>
 
 #include <algorithm>
 #include <chrono>
@@ -58,6 +59,21 @@ void reserve_for_input(column_store& store, std::uint64_t input_size, std::size_
 /// The longest line the reader carries between blocks (dbgen's rows are under 200 bytes).
 constexpr std::size_t max_carried_line = std::size_t{64} << 10;
 
+/// The error for a line longer than max_line bytes that starts at byte `start` of the input: the
+/// reader's when it straddles two blocks, load's when it lies inside one.
+input_error overlong_line_error(std::string const& label, std::uint64_t line, std::uint64_t start, std::size_t max_line,
+                                std::size_t chunk_size) {
+  return input_error(label, line, start,
+                     max_line == chunk_size ? "line longer than the chunk size (" + std::to_string(chunk_size) + " bytes)"
+                                            : "line longer than " + std::to_string(max_line) + " bytes");
+}
+
+/// Whether a record (its '\n' counted, as the reader counts it) is longer than the reader would carry.
+struct longer_than {
+  std::uint32_t max_bytes;
+  ROWSCAN_HD bool operator()(record_range r) const { return r.end - r.begin > max_bytes; }
+};
+
 /// Loads the rows of one piece of text into the store: copy -> find_lines -> find_fields -> parse_rows,
 /// then, if a row is bad, throws its error or (skip_invalid) drops the bad rows and records them.
 /// Returns the piece's lines, bad ones included. Out of device memory (std::bad_alloc) it leaves the
@@ -65,6 +81,7 @@ constexpr std::size_t max_carried_line = std::size_t{64} << 10;
 struct piece_loader {
   std::string const& label;
   summarize_options const& options;
+  std::size_t chunk_size;  ///< options.chunk_size, or the default when that is 0
   context const& ctx;
   stage_clock& clock;
   chunk_buffers& buffers;
@@ -98,12 +115,30 @@ struct piece_loader {
     if (first_piece) reserve_for_input(store, input_size, piece.size, rows);
     std::size_t const old_size = store.size();
     chunk_check const check = parse_rows(buffers, store, ctx);
+    // A row longer than the reader carries stops the run where it lies inside one block too (never
+    // skipped, like one across two blocks): otherwise the chunk size would decide whether it is read.
+    std::size_t const overlong = first_overlong_row(piece);
+    if (overlong < rows && (options.skip_invalid || check.ok || overlong <= check.bad_row)) {
+      record_range const r = buffers.records[static_cast<std::ptrdiff_t>(overlong)];
+      throw overlong_line_error(label, piece.lines_before + overlong + 1, piece.input_offset + r.begin, max_carried_line,
+                                chunk_size);
+    }
     if (!check.ok) {
       if (!options.skip_invalid) throw bad_row_error(label, piece, check.bad_record, check.status, check.bad_row);
       skip_bad_rows(piece, check.bad_row, old_size);
     }
     clock.lap(times.parse);
     return rows;
+  }
+
+  /// Index of the first row longer than max_carried_line, or the row count; a find_if only in chunks long
+  /// enough to hold one.
+  std::size_t first_overlong_row(text_piece const& piece) const {
+    auto const& records = buffers.records;
+    if (piece.size <= max_carried_line) return records.size();
+    auto const found = thrust::find_if(ctx.policy(), records.begin(), records.end(),
+                                       longer_than{static_cast<std::uint32_t>(max_carried_line)});
+    return static_cast<std::size_t>(found - records.begin());
   }
 
   /// count_if + find_if for the positions (bad_rows.hpp), then remove_if from the store's tail.
@@ -155,7 +190,7 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   chunk_buffers buffers;
   column_store store;
 
-  piece_loader const load{label, options, ctx, clock, buffers, store, out.skipped, out.times};
+  piece_loader const load{label, options, out.chunk_size, ctx, clock, buffers, store, out.skipped, out.times};
 
   io::text_chunk chunk{};
   while (reader.next(chunk)) {
@@ -176,10 +211,7 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
     out.bytes += chunk.size;
     ++out.chunks;
     if (chunk.overlong_line) {  // after the chunk's whole lines, which may hold an earlier error
-      throw input_error(label, out.lines + 1, chunk.input_offset + chunk.size,
-                        reading.max_line == out.chunk_size
-                            ? "line longer than the chunk size (" + std::to_string(out.chunk_size) + " bytes)"
-                            : "line longer than " + std::to_string(reading.max_line) + " bytes");
+      throw overlong_line_error(label, out.lines + 1, chunk.input_offset + chunk.size, reading.max_line, out.chunk_size);
     }
   }
   ctx.synchronize();
