@@ -40,7 +40,7 @@ def main(path):
             gather[(int(parts[2]), int(parts[3]))][parts[1]] = row
         elif parts[0] == "BM_gather_lanes":
             lanes[(int(parts[1]), int(parts[2]))][int(parts[3])] = float(row["GB/s"])
-        elif parts[0] in ("BM_offsets", "BM_cub_batched_memcpy"):
+        elif parts[0] in ("BM_offsets", "BM_cub_batched_memcpy", "BM_random_rows"):
             gather[(int(parts[1]), int(parts[2]))][parts[0]] = row
     counts = sorted({c for c, _ in gather})
     averages = sorted({a for _, a in gather})
@@ -89,15 +89,18 @@ def main(path):
 
     split = [cell for cell in sorted(gather) if "BM_offsets" in gather[cell]]
     if split:
-        print("| cell | copy (ms) | automatic (ms) | of which step 1, the offsets (ms) | "
-              "cub::DeviceMemcpy::Batched after step 1 (ms) |")
-        print("| --- | --- | --- | --- | --- |")
+        print("| cell | copy (ms) | automatic (ms) | of which step 1, starts and offsets (ms) | "
+              "cub::DeviceMemcpy::Batched after step 1 (ms) | random aligned 32-byte rows (ms) |")
+        print("| --- | --- | --- | --- | --- | --- |")
+
+        def yardstick(row):
+            return f"{ms(row):.3f} ({float(row['pct_of_copy']):.0f}%)" if row else "-"
+
         for cell in split:
             g = gather[cell]
-            cub = g.get("BM_cub_batched_memcpy")
-            cub_text = f"{ms(cub):.3f} ({float(cub['pct_of_copy']):.0f}%)" if cub else "-"
             print(f"| {cell[0]:,} x {cell[1]} | {ms(g['copy']):.3f} | {ms(g['automatic']):.3f} "
-                  f"({float(g['automatic']['pct_of_copy']):.0f}%) | {ms(g['BM_offsets']):.3f} | {cub_text} |")
+                  f"({float(g['automatic']['pct_of_copy']):.0f}%) | {ms(g['BM_offsets']):.3f} | "
+                  f"{yardstick(g.get('BM_cub_batched_memcpy'))} | {yardstick(g.get('BM_random_rows'))} |")
         print()
 
     crossover = None
