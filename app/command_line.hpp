@@ -40,6 +40,17 @@ inline std::optional<cxxopts::ParseResult> parse_command_line(cxxopts::Options& 
   return args;
 }
 
+/// --explain runs its own small, single-chunk pipeline; options that tune or report the streamed run
+/// would do nothing there, so naming one with it is a usage error rather than silently ignored.
+inline void reject_with_explain(cxxopts::ParseResult const& args, std::initializer_list<char const*> streamed_only) {
+  if (!args.count("explain")) return;
+  for (char const* name : streamed_only) {
+    if (args.count(name)) {
+      throw cxxopts::exceptions::specification("--explain cannot be combined with --" + std::string(name));
+    }
+  }
+}
+
 /// The option both workloads share for bad input.
 inline void add_skip_invalid_option(cxxopts::Options& options) {
   options.add_options()("skip-invalid", "skip bad lines instead of stopping at the first; the answer covers the "

@@ -61,6 +61,7 @@ int lineitem_command(int argc, char** argv) {
                                          {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}});
   if (!parsed) return success;
   auto const& args = *parsed;
+  reject_with_explain(args, {"chunk-size", "stats", "skip-invalid", "format"});
   std::string const format = args["format"].as<std::string>();
   if (format != "text" && format != "json") {
     throw cxxopts::exceptions::specification("unknown output format '" + format + "' (expected text or json)");

@@ -70,6 +70,7 @@ int stations_command(int argc, char** argv) {
   if (!parsed) return success;
   auto const& args = *parsed;
 
+  reject_with_explain(args, {"chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid"});
   auto const format = stations::parse_output_format(args["format"].as<std::string>());
   if (args.count("explain")) {
     io::input_file input(args["file"].as<std::string>());

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -127,6 +129,24 @@ TEST_F(CliExplain, BadInputGivesTheNormalModesErrorAndNothingOnStdout) {
     EXPECT_EQ(explained.err, normal.err);
     EXPECT_EQ(explained.err.rfind("rowscan: error: " + path("bad."), 0), 0u) << explained.err;
   }
+}
+
+TEST_F(CliExplain, OptionsOfTheStreamedRunAreUsageErrors) {
+  // --explain runs one small chunk: these would do nothing there, so they are refused, not ignored.
+  std::string const stations = "stations --explain '" + sample("stations_steps/tiny.txt") + "'";
+  std::string const lineitem = "lineitem --explain --suppkey-below 5 '" + sample("stations_steps/tiny.txt") + "'";
+  for (auto const& [command, option] : std::vector<std::pair<std::string, std::string>>{
+           {stations, "--chunk-size 4096"}, {stations, "--stats"}, {stations, "--threads 2"}, {stations, "--portable"},
+           {stations, "--key-bits 3"}, {stations, "--skip-invalid"}, {lineitem, "--chunk-size 4096"},
+           {lineitem, "--stats"}, {lineitem, "--skip-invalid"}, {lineitem, "--format json"}}) {
+    SCOPED_TRACE(command + " " + option);
+    auto const r = run(command + " " + option);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    std::string const name = option.substr(0, option.find(' '));
+    EXPECT_EQ(r.err, "rowscan: error: --explain cannot be combined with " + name + " (see --help)\n");
+  }
+  EXPECT_EQ(run(stations + " --format json --no-progress").exit_code, 0);  // these still apply
 }
 
 }  // namespace
