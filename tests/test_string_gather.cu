@@ -171,6 +171,14 @@ TEST(GatherStrings, WorkedExample) {  // the example of gather.hpp and docs/stri
   EXPECT_EQ(plan.head, 24);
   EXPECT_EQ(plan.words, 1);
   EXPECT_EQ(plan.shift, 12u);
+  // Its head (bytes 0-23) and tail (40-57) go by 4-byte words: 6 words; 4 words and 2 single bytes.
+  auto const head = rowscan::detail::plan_words((8 + 0) % 4, (20 + 0) % 4, 24, 4);
+  EXPECT_EQ(head.head, 0);
+  EXPECT_EQ(head.words, 6);
+  EXPECT_EQ(head.shift, 0u);
+  auto const tail = rowscan::detail::plan_words((8 + 40) % 4, (20 + 40) % 4, 18, 4);
+  EXPECT_EQ(tail.head, 0);
+  EXPECT_EQ(tail.words, 4);
 }
 
 TEST(GatherStrings, RandomLengthsUpTo10000) {
