@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs on a GPU machine over a built `cuda` preset. Logs go to $OUT (default: ./gpu-logs).
-#   scripts/gpu_check.sh [tests] [stations ROWS] [lineitem SF] [benchmarks] [memcheck] [gather] [sanitize TOOL]
+#   scripts/gpu_check.sh [tests] [stations ROWS] [lineitem SF] [benchmarks] [memcheck] [gather] [sanitize TOOL [FILTER]]
 # tests:      the whole CTest suite
 # stations:   `rowscan stations --stats` on generated ROWS-row files with 413 and 10,000 stations
 # lineitem:   `rowscan lineitem --stats` on a generated scale-factor-SF lineitem.tbl
 # benchmarks: every program in build/cuda/benchmarks (Google Benchmark's .so from $BENCHMARK_LIB_DIR)
 # memcheck:   compute-sanitizer memcheck over the device-memory-heavy test suites
 # gather:     the string-gather grid (issue 4) as CSV and a Markdown report
-# sanitize:   every test program under compute-sanitizer --tool TOOL (memcheck, racecheck, ...)
+# sanitize:   every test under compute-sanitizer --tool TOOL (memcheck, racecheck, ...) in light mode, one
+#             process per test, SANITIZE_JOBS (16) at once, SANITIZE_TIMEOUT (500) s each; FILTER (a regex
+#             of test names, not a section's name) picks some for a rerun
 set -uo pipefail
 out=${OUT:-gpu-logs}
 data=${DATA_DIR:-/tmp}
@@ -105,28 +107,106 @@ run_memcheck() {
   echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -4
 }
 
-# Every test program (the `large` ones aside) under one compute-sanitizer tool: memcheck, racecheck,
-# initcheck or synccheck. Child processes (the CLI tests run the rowscan binary) are checked too.
+# Started first, so that none of them starts last: the tests with the most chunk passes or rowscan runs
+# in light mode (support/light_mode.hpp), and the largest corpus inputs (five summarize runs each).
+sanitize_slow_first=(
+  fuzz_corpus_stations:chunk_boundaries fuzz_corpus_lineitem:chunk_boundaries
+  StationsSkipInvalid.RandomMixesMatchTheReference Stations.RandomInputsMatchReference
+  StationsErrors.EachRuleIsEnforced StationsSkipInvalid.BadLinesInLaterChunksAfterTheFastPathStarted
+  Stations.NewStationsInLaterChunksTakeTheGeneralPath StationsErrors.MoreLinesThanAValidChunkCanHold
+  StationsSkipInvalid.LineLongerThanTheReaderCarriesIsNeverSkipped StationsSkipInvalid.BadLastLineWithoutNewline
+  Stations.SharedKeysFallBackToNamesAndStayExact LineitemSkipInvalid.EdgeCases
+  LineitemSkipInvalid.RandomMixesMatchTheReference StationsErrors.BadLineDeepInsideLaterChunks
+  Stations.RecordsStraddlingChunkBoundaries StationsSkipInvalid.EmptyLinesAndManyShortLines
+  CliDeterminism.StationsIsByteIdenticalForEveryChunkSizeAndThreadCount
+  CliDeterminism.LineitemIsByteIdenticalForEveryChunkSizeAndThreadCount
+  CliDeterminism.SkipInvalidIsByteIdenticalForEveryChunkSizeAndThreadCount
+  GatherStrings.OneString FindLines.MisalignedTextMatchesTheBytewiseChunkBy
+)
+
+# One job of run_sanitize: NAME PROGRAM ARGS... under the tool, in light mode, with its log in
+# $sanitize_logs/NAME.log. Prints one line: NAME, exit code, verdict (clean, errors, failed, timeout), seconds.
+sanitize_one() {
+  local name=$1 log="$sanitize_logs/$1.log" start=$SECONDS rc verdict
+  shift
+  ROWSCAN_TEST_LIGHT=1 timeout -k 30 "${SANITIZE_TIMEOUT:-500}" compute-sanitizer --tool "$sanitize_tool" \
+      --target-processes all --error-exitcode 86 "$@" > "$log" 2>&1
+  rc=$?
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    verdict=timeout
+  elif [ $rc -eq 86 ] || grep -qE "(ERROR|RACECHECK) SUMMARY: [1-9]" "$log"; then
+    verdict=errors  # in the test's process or in a rowscan it ran
+  elif [ $rc -ne 0 ]; then
+    verdict=failed
+  else
+    verdict=clean
+  fi
+  echo "$name $rc $verdict $((SECONDS - start))"
+}
+
+# Every test of every test program (the `large` ones aside) and every fuzz corpus input, each in its own
+# process under one compute-sanitizer tool (memcheck, racecheck, initcheck or synccheck), in light mode
+# (ROWSCAN_TEST_LIGHT=1: the same tests over smaller inputs), SANITIZE_JOBS of them at once. Child
+# processes (the CLI tests run the rowscan binary) are checked too. FILTER: a regex of the names to run.
+# $out/sanitize-TOOL.txt gets a line per test, $out/sanitize-TOOL-logs.tar.gz the logs; stdout the counts
+# and the first sanitizer lines of each test that is not clean.
 run_sanitize() {
-  local tool=$1 status=0
-  echo "== compute-sanitizer --tool $tool over every test program"
-  sanitized() {  # NAME COMMAND...: one program under the tool, one line of verdict
-    local name=$1 log="$out/sanitize-$tool-$1.log"
-    shift
-    timeout 1500 compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 86 "$@" > "$log" 2>&1
-    local rc=$?
-    [ $rc -ne 0 ] && status=1
-    echo "$name: exit $rc; $(grep -c "ERROR SUMMARY: 0 errors" "$log") process(es) clean," \
-         "$(grep "ERROR SUMMARY" "$log" | grep -vc ": 0 errors") with errors; $(grep -E "^\[  (PASSED|FAILED)  \]" "$log" | tr '\n' ' ')"
-  }
-  for t in build/cuda/tests/rowscan_*tests; do
-    case "$t" in *large*) continue ;; esac
-    sanitized "$(basename "$t")" "$t"
+  local tool=$1 filter=${2:-.} jobs=${SANITIZE_JOBS:-16} start=$SECONDS
+  local list="$data/sanitize-$tool-jobs.txt" results="$out/sanitize-$tool.txt"
+  sanitize_tool=$tool
+  sanitize_logs="$data/sanitize-$tool-logs"
+  rm -rf "$sanitize_logs" && mkdir -p "$sanitize_logs"
+
+  # One line per job: NAME PROGRAM ARGS..., the slow ones first.
+  {
+    for program in build/cuda/tests/rowscan_*tests; do
+      case "$program" in *large*) continue ;; esac
+      "$program" --gtest_list_tests | awk -v program="$program" '
+        /^[^ ]/ { suite = $1 }
+        /^  / && suite !~ /^DISABLED_/ && $1 !~ /^DISABLED_/ { print suite $1, program, "--gtest_filter=" suite $1 }'
+    done
+    for workload in stations lineitem; do
+      for input in tests/fuzz/corpus/"$workload"/*; do
+        echo "fuzz_corpus_$workload:$(basename "$input") build/cuda/tests/rowscan_fuzz_replay $workload $input"
+      done
+    done
+  } | awk -v filter="$filter" '$1 ~ filter' \
+    | awk 'NR == FNR { rank[$1] = NR; next } { print ($1 in rank ? rank[$1] : 1000), $0 }' \
+          <(printf '%s\n' "${sanitize_slow_first[@]}") - \
+    | sort -n -s -k1,1 | cut -d' ' -f2- > "$list"
+  echo "== compute-sanitizer --tool $tool: $(wc -l < "$list") tests in light mode, $jobs at once," \
+       "${SANITIZE_TIMEOUT:-500} s each at most"
+
+  local running=0 job
+  : > "$results.unsorted"
+  while read -r -a job; do
+    if [ $running -ge "$jobs" ]; then
+      wait -n
+      running=$((running - 1))
+    fi
+    sanitize_one "${job[@]}" < /dev/null >> "$results.unsorted" &
+    running=$((running + 1))
+  done < "$list"
+  wait
+
+  { echo "# test exit verdict seconds (compute-sanitizer --tool $tool, ROWSCAN_TEST_LIGHT=1)"
+    sort "$results.unsorted" | awk '{printf "%-76s %4s %-8s %5s\n", $1, $2, $3, $4}'; } > "$results"
+  rm -f "$results.unsorted"
+  tar -czf "$out/sanitize-$tool-logs.tar.gz" -C "$sanitize_logs" .
+  count() { awk -v v="$1" '$3 == v' "$results" | wc -l; }
+  echo "$tool: $(count clean) clean, $(count errors) with sanitizer errors, $(count failed) failed," \
+       "$(count timeout) timed out, in $((SECONDS - start)) s"
+  echo "slowest: $(grep -v '^#' "$results" | sort -k4,4nr | head -5 | awk '{printf "%s%s %s s", (NR > 1 ? ", " : ""), $1, $4}')"
+  local name rc verdict seconds lines
+  grep -v '^#' "$results" | while read -r name rc verdict seconds; do
+    [ "$verdict" = clean ] && continue
+    echo "-- $name: $verdict (exit $rc, $seconds s)"
+    # The sanitizer's own lines (its summaries and banner aside), else the test's first failures.
+    lines=$(grep "=========" "$sanitize_logs/$name.log" | grep -vE "SUMMARY|COMPUTE-SANITIZER" | head -4)
+    [ -n "$lines" ] || lines=$(grep -v "=========" "$sanitize_logs/$name.log" | grep -E "Failure|FAILED|rror" | head -3)
+    echo "$lines" | sed 's/^/   /'
   done
-  for workload in stations lineitem; do
-    sanitized "fuzz_corpus_$workload" build/cuda/tests/rowscan_fuzz_replay "$workload" "tests/fuzz/corpus/$workload"
-  done
-  return $status
+  [ "$(count clean)" -eq "$(wc -l < "$list")" ]
 }
 
 # The string-gather grid of cudf's PR (issue 4), as CSV and a Markdown report.
@@ -140,6 +220,13 @@ run_gather() {
   tail -40 "$out/string_gather.md"
 }
 
+# Exit status: 1 when a sanitize section found a test that was not clean.
+status=0
+is_section() {
+  case "$1" in tests | stations | lineitem | benchmarks | memcheck | gather | sanitize) return 0 ;; esac
+  return 1
+}
+
 while [ $# -gt 0 ]; do
   case "$1" in
     tests) run_tests; shift ;;
@@ -148,7 +235,15 @@ while [ $# -gt 0 ]; do
     benchmarks) run_benchmarks; shift ;;
     memcheck) run_memcheck; shift ;;
     gather) run_gather; shift ;;
-    sanitize) run_sanitize "$2"; shift 2 ;;
+    sanitize)
+      if [ $# -ge 3 ] && ! is_section "$3"; then
+        run_sanitize "$2" "$3" || status=1
+        shift 3
+      else
+        run_sanitize "$2" || status=1
+        shift 2
+      fi ;;
     *) echo "unknown section $1" >&2; exit 2 ;;
   esac
 done
+exit $status

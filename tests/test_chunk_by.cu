@@ -4,6 +4,8 @@
 #include "rowscan/lines.hpp"
 #include "rowscan/records.hpp"
 
+#include "support/light_mode.hpp"
+
 #include <gtest/gtest.h>
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
@@ -69,8 +71,10 @@ std::vector<int> random_values(std::size_t n, int range, std::uint32_t seed) {
 }
 
 TEST(ChunkBy, RandomValuesAndPredicates) {
-  for (std::size_t n : {1u, 2u, 31u, 32u, 33u, 1000u, 4097u, 200000u}) {
-    for (int range : {2, 5, 1000}) {
+  std::vector<std::size_t> const sizes = {1, 2, 31, 32, 33, 1000, 4097, 200000};
+  for (std::size_t turn = 0; turn < sizes.size(); ++turn) {
+    std::size_t const n = sizes[turn];
+    for (int range : support::in_turn<int>({2, 5, 1000}, turn)) {  // light: every size, with one range in turn
       std::uint32_t const seed = static_cast<std::uint32_t>(n * 131 + static_cast<std::size_t>(range));
       SCOPED_TRACE("n=" + std::to_string(n) + " range=" + std::to_string(range) + " seed=" + std::to_string(seed));
       auto const values = random_values(n, range, seed);
@@ -196,6 +200,7 @@ TEST(FindLines, MisalignedTextMatchesTheBytewiseChunkBy) {
     std::vector<char> const bytes(text.begin(), text.end());
     auto const expected = reference::chunk_by(bytes, [](char a, char) { return a != '\n'; });
     for (std::size_t shift = 0; shift < rowscan::text_word_bytes; ++shift) {
+      if (!support::light_picks(shift + n, 3)) continue;  // light: a third of the pairs, every shift with 2-3 sizes
       SCOPED_TRACE("n=" + std::to_string(n) + " shift=" + std::to_string(shift) + " seed=78");
       thrust::device_vector<char> d(shift + n);
       thrust::copy(text.begin(), text.end(), d.begin() + static_cast<std::ptrdiff_t>(shift));

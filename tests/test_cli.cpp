@@ -2,6 +2,7 @@
 #include "reference/stations_reference.hpp"
 
 #include "support/cli_fixture.hpp"
+#include "support/light_mode.hpp"
 
 #include <gtest/gtest.h>
 
@@ -104,7 +105,9 @@ TEST_F(Cli, ChunkSizeOutOfRange) {
 }
 
 TEST_F(Cli, GenerateThenAnswerLikeTheReference) {
-  auto r = run("generate measurements --rows 20000 --stations 300 --seed 7 -o '" + path("m.txt") + "'");
+  // Light mode: 150 rows, about 30 chunks of 128 bytes.
+  std::string const rows = support::light<std::string>("20000", "150");
+  auto r = run("generate measurements --rows " + rows + " --stations 300 --seed 7 -o '" + path("m.txt") + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string const text = read_file(path("m.txt"));
   std::string const expected = reference::stations_answer(text);

@@ -6,6 +6,7 @@
 #include "rowscan/lineitem/query.hpp"
 #include "rowscan/lineitem/summarize.hpp"
 
+#include "support/light_mode.hpp"
 #include "support/temp_input.hpp"
 
 #include <gtest/gtest.h>
@@ -21,6 +22,7 @@ namespace {
 using rowscan::lineitem::summarize_options;
 constexpr std::uint64_t no_limit = std::numeric_limits<std::uint64_t>::max();
 
+using support::light;
 using support::temp_input;
 
 rowscan::lineitem::summary run(std::string const& text, std::vector<std::uint64_t> const& thresholds,
@@ -63,6 +65,11 @@ std::string generated_table(double scale, std::uint64_t seed) {
   return text;
 }
 
+/// A generated table, or in light mode its first `light_rows` rows (a prefix keeps dbgen's shape).
+std::string generated_table(double scale, std::uint64_t seed, std::size_t light_rows) {
+  return support::light_lines(generated_table(scale, seed), light_rows);
+}
+
 /// One dbgen-shaped row with the three fields the query reads replaced.
 std::string row(std::string const& suppkey, std::string const& quantity, std::string const& price) {
   return "1|155190|" + suppkey + "|1|" + quantity + "|" + price +
@@ -72,9 +79,9 @@ std::string row(std::string const& suppkey, std::string const& quantity, std::st
 // ---- generated tables ----------------------------------------------------------------------------------
 
 TEST(Lineitem, GeneratedTablesMatchTheReference) {
-  for (std::uint64_t seed : {1, 2, 3}) {
+  for (std::uint64_t seed : light<std::vector<std::uint64_t>>({1, 2, 3}, {1})) {
     SCOPED_TRACE("scale=0.001 seed=" + std::to_string(seed));
-    std::string const text = generated_table(0.001, seed);  // 10 suppliers, about 6,000 rows
+    std::string const text = generated_table(0.001, seed, 40);  // 10 suppliers, about 6,000 rows (light: 40)
     expect_reference_sums(text, {0, 1, 2, 5, 10, 11, 4, no_limit});
     expect_reference_sums(text, {5});
   }
@@ -82,7 +89,7 @@ TEST(Lineitem, GeneratedTablesMatchTheReference) {
 
 TEST(Lineitem, ScaleOneHundredthAllThresholdCounts) {
   SCOPED_TRACE("scale=0.01 seed=7");
-  std::string const text = generated_table(0.01, 7);  // 100 suppliers, about 60,000 rows
+  std::string const text = generated_table(0.01, 7, 2000);  // 100 suppliers, about 60,000 rows (light: 2,000)
   // 1, 2, 3..4, 5..8 and 11 thresholds: every accumulator width, and a second pass past eight.
   std::vector<std::uint64_t> const all = {50, 0, 101, 1, 99, 37, 100, 2, no_limit, 64, 73};
   for (std::size_t n : {1, 2, 3, 6, 11}) {
@@ -172,8 +179,9 @@ TEST(Lineitem, MalformedRowsNameLineAndByteLikeTheReference) {
       {"negative suppkey", row("-5", "17", "1.00"), "l_suppkey"},
       {"empty suppkey", row("", "17", "1.00"), "l_suppkey"},
   };
-  for (auto const& c : cases) {
-    for (std::size_t chunk : {std::size_t{0}, std::size_t{256}}) {
+  for (std::size_t turn = 0; turn < cases.size(); ++turn) {
+    bad_case const& c = cases[turn];
+    for (std::size_t chunk : support::in_turn<std::size_t>({0, 256}, turn)) {  // light: one chunk size in turn
       SCOPED_TRACE(std::string(c.name) + " chunk_size=" + std::to_string(chunk));
       std::string const text = good + good + c.bad_row + good;
       std::uint64_t expected_line = 0, expected_byte = 0;
@@ -296,8 +304,8 @@ std::string with_bad_rows(std::uint32_t seed, std::string const& valid, unsigned
 }
 
 TEST(LineitemSkipInvalid, RandomMixesMatchTheReference) {
-  std::string const valid = generated_table(0.001, 8);
-  for (std::uint32_t seed : {1u, 2u}) {
+  std::string const valid = generated_table(0.001, 8, 20);  // light: 20 rows and one seed
+  for (std::uint32_t seed : light<std::vector<std::uint32_t>>({1, 2}, {1})) {
     for (unsigned one_in : {2u, 30u, 2000u}) {
       SCOPED_TRACE("seed=" + std::to_string(seed) + " one_in=" + std::to_string(one_in));
       expect_reference_skipping(with_bad_rows(seed, valid, one_in), {0, 5, 11, no_limit}, {0, 256, 1000, 65536});
@@ -308,16 +316,18 @@ TEST(LineitemSkipInvalid, RandomMixesMatchTheReference) {
 TEST(LineitemSkipInvalid, EdgeCases) {
   std::string const good = row("5", "17", "21168.23");
   std::string all_bad;
-  for (int i = 0; i < 300; ++i) all_bad += bad_rows()[static_cast<std::size_t>(i) % bad_rows().size()] + "\n";
+  std::size_t const bad_count = light<std::size_t>(300, 2 * bad_rows().size());  // light: each kind twice
+  for (std::size_t i = 0; i < bad_count; ++i) all_bad += bad_rows()[i % bad_rows().size()] + "\n";
   expect_reference_skipping(all_bad, {10});
   EXPECT_EQ(rowscan::lineitem::format_text(run_skipping(all_bad, {10}, 256)), "0.00\n");
-  for (std::string const& bad : bad_rows()) {
+  for (std::size_t i = 0; i < bad_rows().size(); ++i) {
+    std::string const& bad = bad_rows()[i];
     if (bad.empty()) continue;
     SCOPED_TRACE("last line without newline: '" + bad + "'");
-    expect_reference_skipping(good + good + bad, {10}, {0, 256});
+    expect_reference_skipping(good + good + bad, {10}, support::in_turn<std::size_t>({0, 256}, i));  // light: in turn
   }
-  // A bad row across every chunk boundary of 256 bytes: rows are about 130 bytes.
-  expect_reference_skipping(with_bad_rows(3, generated_table(0.0002, 9), 3), {3, no_limit}, {256, 257, 300, 511});
+  // A bad row across every chunk boundary of 256 bytes: rows are about 130 bytes (light: 10 of them).
+  expect_reference_skipping(with_bad_rows(3, generated_table(0.0002, 9, 10), 3), {3, no_limit}, {256, 257, 300, 511});
 }
 
 /// A valid row whose comment makes it `bytes` long, its '\n' counted.
@@ -370,8 +380,8 @@ TEST(LineitemSkipInvalid, RowLongerThanTheChunkIsNeverSkipped) {
 
 TEST(LineitemOutOfMemory, ARetryInHalvesGivesTheSameAnswer) {
   // 64 KiB chunks: the text copy is 64 KiB and the '|' positions about 32 KB; their halves fit 40 KB.
-  // The column store (about 6,000 rows, 24 KB a column) fits too.
-  std::string const text = generated_table(0.001, 10);
+  // The column store (about 6,000 rows, 24 KB a column) fits too. Light mode: 1,000 rows, two chunks.
+  std::string const text = generated_table(0.001, 10, 1000);
   auto const got = run_skipping(text, {5, no_limit}, 65536, 40000);
   EXPECT_EQ(rowscan::lineitem::format_text(got), reference::lineitem_answer(text, {5, no_limit}));
   std::string const mixed = with_bad_rows(4, text, 50);
@@ -394,7 +404,7 @@ TEST(LineitemQuery, RandomColumnsMatchALoop) {
   for (std::uint32_t seed : {11u, 12u}) {
     SCOPED_TRACE("seed=" + std::to_string(seed));
     std::mt19937 rng(seed);
-    std::size_t const n = 100000;
+    std::size_t const n = light<std::size_t>(100000, 10000);
     std::vector<std::uint32_t> key(n), quantity(n), cents(n);
     for (std::size_t i = 0; i < n; ++i) {
       key[i] = rng() % 1000;

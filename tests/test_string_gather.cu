@@ -6,6 +6,8 @@
 #include "rowscan/strings/column.hpp"
 #include "rowscan/strings/gather.hpp"
 
+#include "support/light_mode.hpp"
+
 #include <gtest/gtest.h>
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
@@ -33,6 +35,7 @@ using rowscan::column_view;
 using rowscan::device_buffer;
 using rowscan::gather_strategy;
 using rowscan::strings_column;
+using support::light;
 using strings = std::vector<std::string>;
 using indices_type = std::vector<std::int32_t>;
 
@@ -187,9 +190,9 @@ TEST(GatherStrings, RandomLengthsUpTo10000) {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<std::size_t> length(0, 10000);
     std::bernoulli_distribution empty(0.1);
-    strings source(150);
+    strings source(light(150, 30));  // light: 30 strings, 50 indices
     for (auto& s : source) s = random_bytes(empty(rng) ? 0 : length(rng), rng);
-    expect_all_ways_match(source, random_indices(250, source.size(), rng));
+    expect_all_ways_match(source, random_indices(light(250, 50), source.size(), rng));
   }
 }
 
@@ -198,9 +201,9 @@ TEST(GatherStrings, ManyShortStrings) {
   SCOPED_TRACE("seed=" + std::to_string(seed));
   std::mt19937 rng(seed);
   std::uniform_int_distribution<std::size_t> length(0, 40);
-  strings source(5000);
+  strings source(light(5000, 500));  // light: a tenth
   for (auto& s : source) s = random_bytes(length(rng), rng);
-  expect_all_ways_match(source, random_indices(20000, source.size(), rng));
+  expect_all_ways_match(source, random_indices(light(20000, 2000), source.size(), rng));
 }
 
 TEST(GatherStrings, AllEmpty) {
@@ -221,11 +224,13 @@ TEST(GatherStrings, ZeroStrings) {
 
 TEST(GatherStrings, OneString) {
   std::mt19937 rng(6);
+  std::size_t turn = 0;  // light mode: every length, gathered once or five times in turn
   for (std::size_t n : {0u, 1u, 15u, 16u, 17u, 31u, 32u, 33u, 1000u, 10000u}) {
     SCOPED_TRACE("length=" + std::to_string(n) + " seed=6");
     strings const source = {random_bytes(n, rng)};
-    expect_all_ways_match(source, {0});
-    expect_all_ways_match(source, {0, 0, 0, 0, 0});
+    for (indices_type const& indices : support::in_turn<indices_type>({{0}, {0, 0, 0, 0, 0}}, turn++)) {
+      expect_all_ways_match(source, indices);
+    }
   }
 }
 
@@ -351,8 +356,10 @@ TEST(GatherStrings, ChoiceOfStrategy) {
 /// destination: under CUDA, compute-sanitizer memcheck reports any access past either end.
 TEST(GatherStrings, StringsAtTheEdgesOfExactAllocations) {
   std::mt19937 rng(10);
-  for (std::size_t first : {0u, 5u, 40u, 333u}) {
-    for (std::size_t last : {1u, 17u, 50u, 1001u}) {
+  std::vector<std::size_t> const firsts = {0, 5, 40, 333}, lasts = {1, 17, 50, 1001};
+  for (std::size_t i = 0; i < firsts.size(); ++i) {
+    std::size_t const first = firsts[i];
+    for (std::size_t last : support::in_turn(lasts, i)) {  // light: every first and last length, in pairs
       SCOPED_TRACE("first=" + std::to_string(first) + " last=" + std::to_string(last) + " seed=10");
       strings const source = {random_bytes(first, rng), random_bytes(37, rng), random_bytes(last, rng)};
       expect_all_ways_match(source, {2, 0});  // the destination's edges too: output = last, first
