@@ -52,15 +52,15 @@ enum class gather_strategy {
 // GPU constants, from the H100 rows of benchmarks/string_gather_benchmark.cu (docs/string-gather.md):
 // - char-parallel pays a binary search of about 24 dependent loads per output byte; it lost every cell
 //   of the grid, by 10x at 32 bytes (2.5 ms vs 25 ms at 16,777,216 x 32) and 27x at 2048;
-// - string-parallel pays one chain of dependent loads (index, source offsets) per string and splits the
-//   string over its lanes. GB/s by lanes per string (two H100 runs agree within a few percent):
-//     262,144 x 32:    4: 126, 8: 147, 16: 131          16,777,216 x 32: 2: 160, 4: 211, 8: 190
-//     262,144 x 128:   4: 314, 8: 400, 16: 377
-//     262,144 x 512:   8: 673, 16: 781, 32: 766
-//     262,144 x 2048:  16: 1024, 32: 1138, 64: 1128, 128: 1063
-//     262,144 x 8192:  32: 1256, 64: 1284, 128: 1320, 256: 1300
-//   One 16-byte word a lane, within 4 to 64 lanes, is at or within 3% of the best everywhere but
-//   262,144 x 32 (4 lanes, 14% below 8; the many-strings cell of the goal prefers 4).
+// - string-parallel pays one chain of dependent loads (its start and offsets, in order since step 1
+//   keeps the starts) per string and splits the string over its lanes. GB/s by lanes per string (H100,
+//   the grid of docs/string-gather.md, section 8):
+//     262,144 x 32:    4: 130, 8: 111, 16: 90           16,777,216 x 32: 2: 226, 4: 238, 8: 187
+//     262,144 x 128:   4: 342, 8: 377, 16: 324
+//     262,144 x 512:   8: 670, 16: 739, 32: 737
+//     262,144 x 2048:  16: 1015, 32: 1131, 64: 1110, 128: 1045
+//     262,144 x 8192:  32: 1261, 64: 1286, 128: 1318, 256: 1320
+//   One 16-byte word a lane, within 4 to 64 lanes, is the best or within 3% of it in every cell.
 // - keeping 2 or 4 words in flight per lane (all loads before the stores) was slower at every lane
 //   count (0.49-0.52 ms against 0.46 at 32 lanes, 262,144 x 2048), so a lane copies a word at a time.
 
