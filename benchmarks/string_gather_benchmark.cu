@@ -61,7 +61,6 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -71,7 +70,6 @@ namespace {
 
 using rowscan::bench::env_number;
 using rowscan::bench::run_timed;
-using rowscan::bench::timed_seconds;
 
 using rowscan::gather_strategy;
 
@@ -120,6 +118,23 @@ struct cell_data {
   std::int64_t gathered_chars = 0;  ///< total length of the output
 };
 
+/// Step 1 of a gather of the cell (gathered_offsets): the output strings' source starts and offsets.
+struct located_strings {
+  rowscan::device_buffer<char const*> starts;
+  rowscan::device_buffer<std::int64_t> offsets;
+  std::int64_t total;
+};
+
+located_strings locate(rowscan::strings_column const& source, thrust::device_vector<std::int32_t> const& indices,
+                       rowscan::context const& ctx) {
+  std::size_t const n = indices.size();
+  located_strings l{rowscan::device_buffer<char const*>(n + 1, ctx.memory()),
+                    rowscan::device_buffer<std::int64_t>(n + 1, ctx.memory()), 0};
+  l.total = rowscan::gathered_offsets(rowscan::column_view(source), thrust::raw_pointer_cast(indices.data()), n,
+                                      thrust::raw_pointer_cast(l.starts.data()), thrust::raw_pointer_cast(l.offsets.data()), ctx);
+  return l;
+}
+
 /// Bytes a cell needs on the device: source and output chars, both offsets, the indices.
 double cell_bytes(std::int64_t count, std::int64_t average) {
   return 2.0 * static_cast<double>(count) * static_cast<double>(average) + static_cast<double>(count) * (8 + 8 + 4);
@@ -148,11 +163,7 @@ cell_data const& cell(std::int64_t count, std::int64_t average) {
   c->indices.resize(n);
   thrust::transform(thrust::device, thrust::counting_iterator<std::uint64_t>(0), thrust::counting_iterator<std::uint64_t>(n),
                     c->indices.begin(), random_index{n});
-  rowscan::device_buffer<char const*> starts(n + 1);
-  rowscan::device_buffer<std::int64_t> out_offsets(n + 1);
-  c->gathered_chars = rowscan::gathered_offsets(rowscan::column_view(c->source), thrust::raw_pointer_cast(c->indices.data()),
-                                                n, thrust::raw_pointer_cast(starts.data()),
-                                                thrust::raw_pointer_cast(out_offsets.data()));
+  c->gathered_chars = locate(c->source, c->indices, rowscan::context{}).total;
   current = std::move(c);
   return *current;
 }
@@ -161,6 +172,12 @@ cell_data const& cell(std::int64_t count, std::int64_t average) {
 std::map<std::pair<std::int64_t, std::int64_t>, double>& copy_rates() {
   static std::map<std::pair<std::int64_t, std::int64_t>, double> rates;
   return rates;
+}
+
+/// BM_copy's GB/s for the cell, or 0 when it was not run.
+double copy_rate(std::int64_t count, std::int64_t average) {
+  auto const it = copy_rates().find({count, average});
+  return it == copy_rates().end() ? 0 : it->second;
 }
 
 /// The counters, the same set on every benchmark (the CSV reporter requires it). strategy 0 is BM_copy.
@@ -193,17 +210,9 @@ void BM_copy(benchmark::State& state, std::int64_t count, std::int64_t average) 
 void BM_offsets(benchmark::State& state, std::int64_t count, std::int64_t average) {
   cell_data const& c = cell(count, average);
   rowscan::context ctx;
-  auto const n = static_cast<std::size_t>(count);
-  rowscan::device_buffer<char const*> starts(n + 1, ctx.memory());
-  rowscan::device_buffer<std::int64_t> offsets(n + 1, ctx.memory());
-  auto step = [&] {
-    rowscan::gathered_offsets(rowscan::column_view(c.source), thrust::raw_pointer_cast(c.indices.data()), n,
-                              thrust::raw_pointer_cast(starts.data()), thrust::raw_pointer_cast(offsets.data()), ctx);
-  };
-  double const seconds = run_timed(state, step);
-  auto const it = copy_rates().find({count, average});
+  double const seconds = run_timed(state, [&] { return locate(c.source, c.indices, ctx); });
   report(state, static_cast<double>(c.gathered_chars) * static_cast<double>(state.iterations()), seconds,
-         it == copy_rates().end() ? 0 : it->second, count, average, 3, 0);
+         copy_rate(count, average), count, average, 3, 0);
 }
 
 #if ROWSCAN_HAS_CUB
@@ -225,17 +234,12 @@ struct output_size {
 void BM_cub_batched_memcpy(benchmark::State& state, std::int64_t count, std::int64_t average) {
   cell_data const& c = cell(count, average);
   rowscan::context ctx;
-  rowscan::column_view const source(c.source);
-  std::int32_t const* const indices = thrust::raw_pointer_cast(c.indices.data());
-  auto const n = static_cast<std::size_t>(count);
   rowscan::device_buffer<char> temporary(0, ctx.memory());
   auto gather = [&] {
-    rowscan::device_buffer<char const*> starts(n + 1, ctx.memory());
-    rowscan::device_buffer<std::int64_t> offsets(n + 1, ctx.memory());
-    std::int64_t* const o = thrust::raw_pointer_cast(offsets.data());
-    std::int64_t const total = rowscan::gathered_offsets(source, indices, n, thrust::raw_pointer_cast(starts.data()), o, ctx);
-    rowscan::device_buffer<char> chars(static_cast<std::size_t>(total), ctx.memory());
-    char const* const* in = thrust::raw_pointer_cast(starts.data());
+    located_strings l = locate(c.source, c.indices, ctx);
+    std::int64_t const* const o = thrust::raw_pointer_cast(l.offsets.data());
+    rowscan::device_buffer<char> chars(static_cast<std::size_t>(l.total), ctx.memory());
+    char const* const* in = thrust::raw_pointer_cast(l.starts.data());
     auto out = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
                                                output_pointer{thrust::raw_pointer_cast(chars.data()), o});
     auto sizes = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), output_size{o});
@@ -243,19 +247,11 @@ void BM_cub_batched_memcpy(benchmark::State& state, std::int64_t count, std::int
     cub::DeviceMemcpy::Batched(nullptr, bytes, in, out, sizes, count);
     if (temporary.size() < bytes) temporary = rowscan::device_buffer<char>(bytes, ctx.memory());
     cub::DeviceMemcpy::Batched(thrust::raw_pointer_cast(temporary.data()), bytes, in, out, sizes, count);
-    return rowscan::strings_column(std::move(chars), std::move(offsets));
+    return rowscan::strings_column(std::move(chars), std::move(l.offsets));
   };
-  gather();
-  double seconds = 0;
-  for (auto _ : state) {
-    std::optional<rowscan::strings_column> out;
-    double const s = timed_seconds([&] { out.emplace(gather()); });
-    state.SetIterationTime(s);
-    seconds += s;
-  }
-  auto const it = copy_rates().find({count, average});
+  double const seconds = run_timed(state, gather);
   report(state, static_cast<double>(c.gathered_chars) * static_cast<double>(state.iterations()), seconds,
-         it == copy_rates().end() ? 0 : it->second, count, average, 4, 0);
+         copy_rate(count, average), count, average, 4, 0);
 }
 
 /// A fixed 32-byte row; in an array from cudaMalloc, each one is one DRAM sector.
@@ -276,9 +272,8 @@ void BM_random_rows(benchmark::State& state, std::int64_t count, std::int64_t av
   thrust::fill(ctx.policy(), table.begin(), table.end(), row32{});
   auto gather = [&] { thrust::gather(ctx.policy(), c.indices.begin(), c.indices.end(), table.begin(), out.begin()); };
   double const seconds = run_timed(state, gather);
-  auto const it = copy_rates().find({count, average});
   report(state, static_cast<double>(n * sizeof(row32)) * static_cast<double>(state.iterations()), seconds,
-         it == copy_rates().end() ? 0 : it->second, count, average, 5, 0);
+         copy_rate(count, average), count, average, 5, 0);
 }
 #endif
 
@@ -286,28 +281,21 @@ void BM_random_rows(benchmark::State& state, std::int64_t count, std::int64_t av
 void BM_gather(benchmark::State& state, std::int64_t count, std::int64_t average, gather_strategy strategy, unsigned lanes) {
   cell_data const& c = cell(count, average);
   rowscan::context ctx;
-  rowscan::column_view const source(c.source);
-  std::int32_t const* const indices = thrust::raw_pointer_cast(c.indices.data());
   auto const n = static_cast<std::size_t>(count);
   auto gather = [&] {
-    if (lanes == 0) return rowscan::gather_strings(source, indices, n, strategy, ctx);
-    rowscan::device_buffer<char const*> starts(n + 1, ctx.memory());
-    rowscan::device_buffer<std::int64_t> offsets(n + 1, ctx.memory());
-    std::int64_t* const o = thrust::raw_pointer_cast(offsets.data());
-    std::int64_t const total = rowscan::gathered_offsets(source, indices, n, thrust::raw_pointer_cast(starts.data()), o, ctx);
-    rowscan::device_buffer<char> chars(static_cast<std::size_t>(total), ctx.memory());
-    rowscan::gather_chars_string_parallel(thrust::raw_pointer_cast(starts.data()), n, o,
-                                          thrust::raw_pointer_cast(chars.data()), lanes, ctx);
-    return rowscan::strings_column(std::move(chars), std::move(offsets));
+    if (lanes == 0) {
+      return rowscan::gather_strings(rowscan::column_view(c.source), thrust::raw_pointer_cast(c.indices.data()), n,
+                                     strategy, ctx);
+    }
+    located_strings l = locate(c.source, c.indices, ctx);
+    rowscan::device_buffer<char> chars(static_cast<std::size_t>(l.total), ctx.memory());
+    rowscan::gather_chars_string_parallel(thrust::raw_pointer_cast(l.starts.data()), n,
+                                          thrust::raw_pointer_cast(l.offsets.data()), thrust::raw_pointer_cast(chars.data()),
+                                          lanes, ctx);
+    return rowscan::strings_column(std::move(chars), std::move(l.offsets));
   };
-  gather();  // warm-up: kernels, and the pool keeps the output's memory for the next call
-  double seconds = 0;
-  for (auto _ : state) {
-    std::optional<rowscan::strings_column> out;  // freed (back to the pool) after the timed region
-    double const s = timed_seconds([&] { out.emplace(gather()); });
-    state.SetIterationTime(s);
-    seconds += s;
-  }
+  // The warm-up call loads the kernels; the pool keeps the output's memory for the next call.
+  double const seconds = run_timed(state, gather);
   gather_strategy const ran = lanes != 0 ? gather_strategy::string_parallel
                               : strategy == gather_strategy::automatic
                                   ? rowscan::choose_gather_strategy(n, c.gathered_chars)
@@ -315,10 +303,8 @@ void BM_gather(benchmark::State& state, std::int64_t count, std::int64_t average
   unsigned const lanes_ran = ran == gather_strategy::char_parallel ? 0u
                              : lanes != 0                         ? lanes
                                   : rowscan::string_parallel_lanes(n == 0 ? 0 : c.gathered_chars / count);
-  auto const it = copy_rates().find({count, average});
   report(state, static_cast<double>(c.gathered_chars) * static_cast<double>(state.iterations()), seconds,
-         it == copy_rates().end() ? 0 : it->second, count, average, ran == gather_strategy::char_parallel ? 1 : 2,
-         lanes_ran);
+         copy_rate(count, average), count, average, ran == gather_strategy::char_parallel ? 1 : 2, lanes_ran);
 }
 
 void register_grid() {

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
+#include <type_traits>
 
 namespace rowscan::bench {
 
@@ -33,12 +35,20 @@ double timed_seconds(F&& f) {
 
 /// Runs f once untimed (kernels load, pools fill), then once per benchmark iteration, timed with
 /// timed_seconds and reported as the iteration's manual time. Returns the seconds of all timed calls.
+/// What f returns (a gathered column) is freed after its call's timing stops.
 template <class State, class F>
 double run_timed(State& state, F&& f) {
+  using result = std::invoke_result_t<F&>;
   f();
   double seconds = 0;
   for (auto _ : state) {
-    double const s = timed_seconds(f);
+    double s = 0;
+    if constexpr (std::is_void_v<result>) {
+      s = timed_seconds(f);
+    } else {
+      std::optional<result> kept;
+      s = timed_seconds([&] { kept.emplace(f()); });
+    }
     state.SetIterationTime(s);
     seconds += s;
   }
