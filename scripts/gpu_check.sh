@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Runs on a GPU machine over a built `cuda` preset. Logs go to $OUT (default: ./gpu-logs).
-#   scripts/gpu_check.sh [tests] [stations ROWS] [lineitem SF] [benchmarks] [memcheck] [gather] [sanitize TOOL [FILTER]]
+#   scripts/gpu_check.sh [tests] [stations ROWS] [lineitem SF] [benchmarks] [gather] [sanitize TOOL [FILTER]]
 # tests:      the whole CTest suite
 # stations:   `rowscan stations --stats` on generated ROWS-row files with 413 and 10,000 stations
 # lineitem:   `rowscan lineitem --stats` on a generated scale-factor-SF lineitem.tbl
 # benchmarks: every program in build/cuda/benchmarks (Google Benchmark's .so from $BENCHMARK_LIB_DIR)
-# memcheck:   compute-sanitizer memcheck over the device-memory-heavy test suites
 # gather:     the string-gather grid (issue 4) as CSV and a Markdown report
 # sanitize:   every test under compute-sanitizer --tool TOOL (memcheck, racecheck, ...) in light mode, one
 #             process per test, SANITIZE_JOBS (16) at once, SANITIZE_TIMEOUT (500) s each; FILTER (a regex
@@ -96,15 +95,6 @@ run_benchmarks() {
     echo "== $b"
     timeout 300 "$b" --benchmark_out="$out/$(basename "$b").json" --benchmark_out_format=json 2>&1 | tee "$out/$(basename "$b").log"
   done
-}
-
-# compute-sanitizer memcheck over the suites that touch device memory in the most ways.
-run_memcheck() {
-  local filter=${1:-'GatherStrings.*:FindLines.*:ForEachLine.*:Stations.*:StationsErrors.*:Lineitem*'}
-  echo "== compute-sanitizer memcheck: $filter"
-  timeout 400 compute-sanitizer --tool memcheck --error-exitcode 1 build/cuda/tests/rowscan_tests \
-      --gtest_filter="$filter" > "$out/memcheck.log" 2>&1
-  echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -4
 }
 
 # Started first, so that none of them starts last: the tests with the most chunk passes or rowscan runs
@@ -225,7 +215,7 @@ run_gather() {
 # Exit status: 1 when a sanitize section found a test that was not clean.
 status=0
 is_section() {
-  case "$1" in tests | stations | lineitem | benchmarks | memcheck | gather | sanitize) return 0 ;; esac
+  case "$1" in tests | stations | lineitem | benchmarks | gather | sanitize) return 0 ;; esac
   return 1
 }
 
@@ -235,7 +225,6 @@ while [ $# -gt 0 ]; do
     stations) run_stations "$2"; shift 2 ;;
     lineitem) run_lineitem "$2"; shift 2 ;;
     benchmarks) run_benchmarks; shift ;;
-    memcheck) run_memcheck; shift ;;
     gather) run_gather; shift ;;
     sanitize)
       if [ $# -ge 3 ] && ! is_section "$3"; then
