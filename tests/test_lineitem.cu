@@ -11,8 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -139,15 +141,23 @@ TEST(Lineitem, SumsBeyondSixtyFourBitsStayExact) {
   expect_reference_sums(text, {0, 2});
 }
 
+/// The input_error that `call` throws; none (and the caller's ASSERT fails) if it returns.
+template <class F>
+std::optional<rowscan::input_error> input_error_of(F&& call) {
+  try {
+    call();
+  } catch (rowscan::input_error const& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
 TEST(Lineitem, LineLongerThanTheChunk) {
   std::string const text = row("1", "1", "1.00") + "1|2|3|4|5|6.00|" + std::string(2000, 'x') + "|\n" + row("1", "1", "1.00");
-  try {
-    run(text, {5}, 256);
-    FAIL() << "expected an input_error";
-  } catch (rowscan::input_error const& e) {
-    EXPECT_EQ(e.line(), 2u);
-    EXPECT_NE(std::string(e.what()).find("line longer than the chunk size (256 bytes)"), std::string::npos) << e.what();
-  }
+  auto const e = input_error_of([&] { run(text, {5}, 256); });
+  ASSERT_TRUE(e) << "expected an input_error";
+  EXPECT_EQ(e->line(), 2u);
+  EXPECT_NE(std::string(e->what()).find("line longer than the chunk size (256 bytes)"), std::string::npos) << e->what();
 }
 
 // ---- malformed rows ------------------------------------------------------------------------------------
@@ -349,14 +359,11 @@ TEST(Lineitem, RowLongerThanTheReaderCarriesFailsAlikeForEveryChunkSize) {
   for (bool skip : {false, true}) {
     for (std::size_t chunk : {std::size_t{0}, std::size_t{96} << 10, std::size_t{128} << 10}) {
       SCOPED_TRACE("chunk_size=" + std::to_string(chunk) + " skip_invalid=" + std::to_string(skip));
-      try {
-        skip ? run_skipping(text, {5}, chunk) : run(text, {5}, chunk);
-        FAIL() << "expected an input_error";
-      } catch (rowscan::input_error const& e) {
-        EXPECT_EQ(e.line(), line);
-        EXPECT_EQ(e.byte_offset(), head.size());
-        EXPECT_NE(std::string(e.what()).find("line longer than 65536 bytes"), std::string::npos) << e.what();
-      }
+      auto const e = input_error_of([&] { skip ? run_skipping(text, {5}, chunk) : run(text, {5}, chunk); });
+      ASSERT_TRUE(e) << "expected an input_error";
+      EXPECT_EQ(e->line(), line);
+      EXPECT_EQ(e->byte_offset(), head.size());
+      EXPECT_NE(std::string(e->what()).find("line longer than 65536 bytes"), std::string::npos) << e->what();
     }
   }
   std::string const longest = head + row_of_length(65536) + row("1", "1", "1.00");
@@ -367,13 +374,10 @@ TEST(LineitemSkipInvalid, RowLongerThanTheChunkIsNeverSkipped) {
   // It may be a valid row: skipping it would make the sums depend on the chunk size.
   std::string const text = row("1", "1", "1.00") + "x\n" + "1|2|3|4|5|6.00|" + std::string(2000, 'x') + "|\n" +
                            row("1", "1", "1.00");
-  try {
-    run_skipping(text, {5}, 256);
-    FAIL() << "expected an input_error";
-  } catch (rowscan::input_error const& e) {
-    EXPECT_EQ(e.line(), 3u);
-    EXPECT_NE(std::string(e.what()).find("line longer than the chunk size (256 bytes)"), std::string::npos) << e.what();
-  }
+  auto const e = input_error_of([&] { run_skipping(text, {5}, 256); });
+  ASSERT_TRUE(e) << "expected an input_error";
+  EXPECT_EQ(e->line(), 3u);
+  EXPECT_NE(std::string(e->what()).find("line longer than the chunk size (256 bytes)"), std::string::npos) << e->what();
 }
 
 // ---- device out of memory ----------------------------------------------------------------------------------
