@@ -3,6 +3,7 @@
 #include "explain_print.hpp"
 
 #include "rowscan/lineitem/cents.hpp"
+#include "rowscan/lineitem/format.hpp"
 
 #include <iomanip>
 

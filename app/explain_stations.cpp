@@ -19,6 +19,42 @@ void write_stats(std::ostream& out, std::int64_t min, std::int64_t max, std::int
   out << std::setw(6) << min << std::setw(6) << max << std::setw(7) << sum << std::setw(7) << count;
 }
 
+/// Between steps 7 and 8: how a later block goes once every station is known (the fast path), shown
+/// on the same text by a second worker that starts from step 7's table.
+void write_fast_path(std::ostream& out, stations::explained_stations const& e) {
+  out << "\n7+. a later block whose stations are all known takes the fast path instead; shown here on the\n"
+         "  same text, folded again by a worker that starts from step 7's table (it does not enter the answer)\n";
+  if (!e.fast_path) {
+    out << "  (the second block did not take the fast path)\n";
+    return;
+  }
+  out << "  the running table is the dictionary: station id = the row of the name in it (step 7's order)\n";
+  out << "  for_each_line(parse_to_station_id): one scan over 16-byte words; each line parsed from its end,\n"
+         "  its name looked up by key (lower_bound) and compared word by word\n";
+  out << "  line  id  tenths          sorted by id (16-bit keys):  id  tenths\n";
+  for (std::size_t i = 0; i < e.ids.size(); ++i) {
+    out << "  " << std::setw(4) << i << std::setw(4) << e.ids[i] << std::setw(8) << e.id_tenths[i]
+        << "                               " << std::setw(4) << e.sorted_ids[i] << std::setw(8) << e.sorted_tenths[i]
+        << '\n';
+  }
+  out << "  per station: reduce_by_key (under CUDA: lower_bound segment starts + a segmented reduction)\n";
+  out << "   id   min   max    sum  count\n";
+  for (std::size_t g = 0; g < e.reduced.size(); ++g) {
+    auto const& s = e.reduced[g];
+    out << "  " << std::setw(3) << e.reduced_ids[g];
+    write_stats(out, s.min, s.max, s.sum, s.count);
+    out << '\n';
+  }
+  out << "  transform(merge_stats) into the running table's stats: every count doubles\n";
+  out << "   id   min   max    sum  count  name\n";
+  for (std::size_t i = 0; i < e.after_fast.size(); ++i) {
+    auto const& s = e.after_fast[i];
+    out << "  " << std::setw(3) << i;
+    write_stats(out, s.min, s.max, s.sum, s.count);
+    out << "  " << visible(s.name.data(), s.name.size()) << '\n';
+  }
+}
+
 }  // namespace
 
 void write_explained(std::ostream& out, stations::explained_stations const& e, stations::output_format format) {
@@ -60,6 +96,8 @@ void write_explained(std::ostream& out, stations::explained_stations const& e, s
     write_stats(out, s.min, s.max, s.sum, s.count);
     out << "  " << visible(s.name.data(), s.name.size()) << '\n';
   }
+
+  write_fast_path(out, e);
 
   write_stage(out, 8, "sorted_by_name -> host -> format");
   out << "  mean = floor((2 sum + count) / (2 count)) tenths; the answer, as `rowscan stations` prints it:\n";

@@ -3,10 +3,12 @@
 #include "rowscan/error.hpp"
 #include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
+#include "rowscan/lineitem/format.hpp"
 #include "rowscan/lineitem/summarize.hpp"
 
 #include "command_line.hpp"
 #include "explain.hpp"
+#include "stats.hpp"
 
 #include <cxxopts.hpp>
 
@@ -18,23 +20,17 @@
 namespace rowscan::app {
 namespace {
 
-void print_stage_times(lineitem::summary const& s, double total_seconds) {
-  auto const& t = s.times;
-  auto line = [](char const* stage, double seconds) { std::fprintf(stderr, "  %-13s %9.3f ms\n", stage, seconds * 1e3); };
+/// The --stats headline: what was read and how it was cut, then the load's and the query's rates.
+std::string headline(lineitem::summary const& s) {
   auto rate = [](double bytes, double seconds) { return seconds > 0 ? bytes / seconds / 1e9 : 0.0; };
-  std::fprintf(stderr, "rowscan lineitem: %llu bytes, %llu rows, %zu chunk(s) of %zu bytes\n",
-               static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.rows), s.chunks,
-               s.chunk_size);
-  line("read", t.read);
-  line("copy", t.copy);
-  line("find records", t.find_records);
-  line("find fields", t.find_fields);
-  line("parse", t.parse);
-  std::fprintf(stderr, "  %-13s %9.3f ms  (%.2f GB/s of text)\n", "load", t.load * 1e3,
-               rate(static_cast<double>(s.bytes), t.load));
-  std::fprintf(stderr, "  %-13s %9.3f ms  (%.2f GB/s of columns, %zu threshold(s))\n", "query", t.query * 1e3,
-               rate(static_cast<double>(s.rows) * 12.0, t.query), s.answers.size());
-  line("total", total_seconds);
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "%llu bytes, %llu rows, %zu chunk(s) of %zu bytes; load %.3f ms (%.2f GB/s of text), query %.3f ms "
+                "(%.2f GB/s of columns, %zu threshold(s))",
+                static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.rows), s.chunks,
+                s.chunk_size, s.load_seconds * 1e3, rate(static_cast<double>(s.bytes), s.load_seconds),
+                s.query_seconds * 1e3, rate(static_cast<double>(s.rows) * 12.0, s.query_seconds), s.answers.size());
+  return text;
 }
 
 }  // namespace
@@ -95,7 +91,8 @@ int lineitem_command(int argc, char** argv) {
   std::cout << text << std::flush;
   report_skipped(result.skipped);
   if (opts.time_stages) {
-    print_stage_times(result, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    print_stats("lineitem", headline(result), result,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   return std::cout ? success : failure;
 }

@@ -8,6 +8,7 @@
 #include "command_line.hpp"
 #include "explain.hpp"
 #include "progress.hpp"
+#include "stats.hpp"
 
 #include <cxxopts.hpp>
 
@@ -20,27 +21,15 @@
 namespace rowscan::app {
 namespace {
 
-void print_stage_times(stations::summary const& s, double total_seconds) {
-  auto const& t = s.times;
-  auto line = [&](char const* stage, double seconds) {
-    std::fprintf(stderr, "  %-18s %9.3f ms\n", stage, seconds * 1e3);
-  };
-  std::fprintf(stderr, "rowscan stations: %llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes "
-               "(%zu fast, %zu general), %.1f MiB of device memory\n",
-               static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines), s.stations.size(),
-               s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20));
-  line("device setup", t.device_setup);
-  line("reader setup", t.reader_setup);
-  line("read (waiting)", t.read);
-  line("copy to device", t.copy);
-  line("find + parse", t.parse);
-  line("sort", t.sort);
-  line("reduce", t.reduce);
-  line("merge", t.merge);
-  line("general path", t.general);
-  line("output", t.output);
-  std::fprintf(stderr, "  %-18s %9.3f ms  (%.2f GB/s of text)\n", "total", total_seconds * 1e3,
-               total_seconds > 0 ? static_cast<double>(s.bytes) / total_seconds / 1e9 : 0.0);
+/// The --stats headline: what was read, how it was cut, which paths the blocks took.
+std::string headline(stations::summary const& s) {
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "%llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes (%zu fast, %zu general), "
+                "%.1f MiB of device memory",
+                static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines), s.stations.size(),
+                s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20));
+  return text;
 }
 
 }  // namespace
@@ -104,8 +93,8 @@ int stations_command(int argc, char** argv) {
   std::cout << text.str() << std::flush;
   report_skipped(result.skipped);
   auto const end = std::chrono::steady_clock::now();
-  result.times.output += std::chrono::duration<double>(end - output_start).count();
-  if (opts.time_stages) print_stage_times(result, std::chrono::duration<double>(end - start).count());
+  result.times.add("output", std::chrono::duration<double>(end - output_start).count());
+  if (opts.time_stages) print_stats("stations", headline(result), result, std::chrono::duration<double>(end - start).count());
   return std::cout ? success : failure;
 }
 

@@ -131,9 +131,9 @@ void BM_load(benchmark::State& state) {
   double seconds = 0, bytes = 0, query_seconds = 0;
   for (auto _ : state) {
     auto const s = load();
-    state.SetIterationTime(s.times.load);  // host wall time: the load reads the file, so events would not cover it
-    seconds += s.times.load;
-    query_seconds += s.times.query;
+    state.SetIterationTime(s.load_seconds);  // host wall time: the load reads the file, so events would not cover it
+    seconds += s.load_seconds;
+    query_seconds += s.query_seconds;
     bytes += static_cast<double>(s.bytes);
     state.counters["rows"] = static_cast<double>(s.rows);
   }

@@ -1,13 +1,13 @@
 // rowscan stations benchmarks: the pipeline's device stages over text already in device memory.
 //
 //   BM_find_lines/MiB        for_each_line with a sink that does nothing: the word scan alone
-//   BM_device_resident/MiB   station_accumulator::add over every chunk, no synchronization between
+//   BM_device_resident/MiB   stations::worker::fold over every chunk, no synchronization between
 //                            stages: the device-resident time of the whole job (the 100 ms target)
 //   BM_stages/MiB            the same with a synchronization after each stage: the split per stage
 // MiB is the chunk size. Counters are GB/s of text (GB = 1e9) next to `ceiling_GB/s`, the device's
 // measured copy rate (3031 GB/s on the H100, bytes read + written; a pass that only reads text is bounded
 // by the same figure). Each iteration is timed with CUDA events (steady_clock on the CPU backends) after
-// an untimed warm-up pass, which also teaches the accumulator every station (the fast path's dictionary).
+// an untimed warm-up pass, which also teaches the worker every station (the fast path's dictionary).
 //   ROWSCAN_BENCH_FILE   measurements file to load (default: generated, 2e8 rows under CUDA, 2e6 on CPU)
 //   ROWSCAN_BENCH_ROWS   rows to generate when no file is given
 #include "timing.hpp"
@@ -16,8 +16,8 @@
 #include "rowscan/generate/measurements.hpp"
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/lines.hpp"
-#include "rowscan/stage_clock.hpp"
-#include "rowscan/stations/accumulator.hpp"
+#include "rowscan/job/stage_times.hpp"
+#include "rowscan/stations/worker.hpp"
 
 #include <benchmark/benchmark.h>
 #include <thrust/copy.h>
@@ -133,48 +133,50 @@ void BM_find_lines(benchmark::State& state) {
   report(state, text, seconds);
 }
 
-/// Runs the accumulator over every chunk; stage times accumulate into `times` when sync is on.
-void accumulate_all(rowscan::stations::station_accumulator& acc, resident_text const& text, rowscan::context const& ctx,
-                    bool sync, rowscan::stations::stage_times& times, std::uint64_t& lines) {
-  rowscan::stage_clock clock(ctx, sync);
-  lines = 0;
-  for (auto const& p : text.chunks) {
-    lines += acc.add(chunk_data(text, p), p.size, {p.offset, lines}, times, clock);
-  }
+/// Folds every chunk with the worker; returns the lines.
+std::uint64_t fold_all(rowscan::stations::worker& worker, resident_text const& text) {
+  std::uint64_t lines = 0;
+  for (auto const& p : text.chunks) lines += worker.fold(chunk_data(text, p), p.size).lines;
+  return lines;
 }
 
-void run_accumulator(benchmark::State& state, bool sync) {
+/// The worker over every chunk; with sync, its context's stages are observed (each one then waits for
+/// the device) and their times accumulate into `times`.
+void run_worker(benchmark::State& state, bool sync) {
   resident_text const& text = text_in_chunks_of(static_cast<std::size_t>(state.range(0)) << 20);
+  rowscan::job::stage_times times;
   rowscan::context ctx;
-  rowscan::stations::station_accumulator acc(ctx, "benchmark input", ~std::uint64_t{0});
-  rowscan::stations::stage_times warm{}, times{};
-  std::uint64_t lines = 0;
-  accumulate_all(acc, text, ctx, false, warm, lines);  // warm-up: learns the stations, fills the pool
+  rowscan::stations::worker warm_up(ctx, {});
+  std::uint64_t lines = fold_all(warm_up, text);  // learns the stations and fills the pool, untimed
+  if (sync) ctx.observe_stages(&times);
+  rowscan::stations::worker worker(ctx, {});
+  worker.start_from(warm_up.partial());
   double seconds = 0;
   for (auto _ : state) {
-    double const s = timed_seconds([&] { accumulate_all(acc, text, ctx, sync, times, lines); });
+    double const s = timed_seconds([&] { lines = fold_all(worker, text); });
     state.SetIterationTime(s);
     seconds += s;
   }
   report(state, text, seconds);
   auto const n = static_cast<double>(state.iterations());
   state.counters["lines"] = static_cast<double>(lines);
-  state.counters["stations"] = static_cast<double>(acc.table().size());
+  state.counters["stations"] = static_cast<double>(worker.partial().size());
   state.counters["chunks"] = static_cast<double>(text.chunks.size());
-  state.counters["general_chunks"] = static_cast<double>(acc.general_chunks());
+  state.counters["general_chunks"] = static_cast<double>(worker.paths().general_blocks());
   if (sync) {
     double const gb = static_cast<double>(text.bytes.size() - rowscan::stations::text_padding_bytes) / 1e9;
-    state.counters["parse_ms"] = times.parse / n * 1e3;
-    state.counters["sort_ms"] = times.sort / n * 1e3;
-    state.counters["reduce_ms"] = times.reduce / n * 1e3;
-    state.counters["merge_ms"] = times.merge / n * 1e3;
-    state.counters["parse_GB/s"] = gb * n / times.parse;
-    state.counters["sort_reduce_GB/s"] = gb * n / (times.sort + times.reduce);
+    double const parse = times.seconds("find + parse"), sort = times.seconds("sort"), reduce = times.seconds("reduce");
+    state.counters["parse_ms"] = parse / n * 1e3;
+    state.counters["sort_ms"] = sort / n * 1e3;
+    state.counters["reduce_ms"] = reduce / n * 1e3;
+    state.counters["merge_ms"] = times.seconds("merge") / n * 1e3;
+    state.counters["parse_GB/s"] = gb * n / parse;
+    state.counters["sort_reduce_GB/s"] = gb * n / (sort + reduce);
   }
 }
 
-void BM_device_resident(benchmark::State& state) { run_accumulator(state, false); }
-void BM_stages(benchmark::State& state) { run_accumulator(state, true); }
+void BM_device_resident(benchmark::State& state) { run_worker(state, false); }
+void BM_stages(benchmark::State& state) { run_worker(state, true); }
 
 BENCHMARK(BM_find_lines)->Arg(512)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_device_resident)->Arg(64)->Arg(512)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -164,6 +164,24 @@ TEST(ChunkedReader, LongLinesThatFitTheCarryPass) {
   }
 }
 
+TEST(ChunkedReader, AFileThatShrinksWhileReadIsAnError) {
+  // Blocks this small are read inline by next(), so the truncation lands between two reads for sure.
+  std::string const text = random_lines(8, 100000, 80, true);
+  support::temp_input input(text);
+  rowscan::io::reader_options options = options_of(4096, 128, 2, 4);
+  rowscan::io::chunked_reader reader(input.fd(), "shrinking.txt", options);
+  rowscan::io::text_chunk chunk{};
+  ASSERT_TRUE(reader.next(chunk));
+  ASSERT_EQ(::ftruncate(input.fd(), 10000), 0);
+  try {
+    while (reader.next(chunk)) {
+    }
+    FAIL() << "read a shrinking file to its new end without an error";
+  } catch (rowscan::error const& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("shrinking.txt: ", 0), 0u) << e.what();
+  }
+}
+
 TEST(ChunkedReader, DirectoriesAreReadErrors) {
   int const fd = ::open("/", O_RDONLY);
   ASSERT_GE(fd, 0);

@@ -4,6 +4,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/generate/lineitem.hpp"
 #include "rowscan/lineitem/query.hpp"
+#include "rowscan/lineitem/format.hpp"
 #include "rowscan/lineitem/summarize.hpp"
 
 #include "support/light_mode.hpp"
@@ -383,21 +384,21 @@ TEST(LineitemSkipInvalid, RowLongerThanTheChunkIsNeverSkipped) {
 // ---- device out of memory ----------------------------------------------------------------------------------
 
 TEST(LineitemOutOfMemory, ARetryInHalvesGivesTheSameAnswer) {
-  // 64 KiB chunks: the text copy is 64 KiB and the '|' positions about 32 KB; their halves fit 40 KB.
-  // The column store (about 6,000 rows, 24 KB a column) fits too. Light mode: 1,000 rows, two chunks.
+  // 64 KiB chunks: a block's '|' positions take about 35 KB, so a block fails at 25 KB and its halves
+  // fit. The block's columns (about 550 rows, 2 KB a column) fit too. Light mode: 1,000 rows, two chunks.
   std::string const text = generated_table(0.001, 10, 1000);
-  auto const got = run_skipping(text, {5, no_limit}, 65536, 40000);
+  auto const got = run_skipping(text, {5, no_limit}, 65536, 25000);
   EXPECT_EQ(rowscan::lineitem::format_text(got), reference::lineitem_answer(text, {5, no_limit}));
   std::string const mixed = with_bad_rows(4, text, 50);
   std::vector<reference::skipped_line> skipped;
-  auto const mixed_got = run_skipping(mixed, {5, no_limit}, 65536, 40000);
+  auto const mixed_got = run_skipping(mixed, {5, no_limit}, 65536, 25000);
   EXPECT_EQ(rowscan::lineitem::format_text(mixed_got), reference::lineitem_answer(mixed, {5, no_limit}, &skipped));
   EXPECT_EQ(mixed_got.skipped.count(), skipped.size());
 }
 
 TEST(LineitemOutOfMemory, ASecondFailureIsAClearError) {
   try {
-    run_skipping(generated_table(0.001, 10), {5}, 65536, 20000);
+    run_skipping(generated_table(0.001, 10), {5}, 65536, 8000);  // a half's '|' positions take about 17 KB
     FAIL() << "expected a device_error";
   } catch (rowscan::device_error const& e) {
     EXPECT_EQ(std::string(e.what()).rfind("lineitem.tbl: out of device memory for the ", 0), 0u) << e.what();

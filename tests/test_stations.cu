@@ -1,7 +1,7 @@
 // `rowscan stations` (summarize + format) against the std::map reference, on random and edge-case inputs.
 #include "reference/stations_reference.hpp"
 #include "rowscan/error.hpp"
-#include "rowscan/stations/accumulator.hpp"
+#include "rowscan/stations/worker.hpp"
 #include "rowscan/stations/format.hpp"
 #include "rowscan/stations/summarize.hpp"
 
@@ -593,34 +593,36 @@ TEST(StationsOutOfMemory, ASecondFailureIsAClearError) {
 // ---- 64-bit positions -----------------------------------------------------------------------------------
 
 TEST(StationsPositions, LinesAndBytesPastTwoToThe32) {
-  // The accumulator is told its chunk starts past 2^32 lines and 2^32 bytes: positions must not wrap.
+  // A worker's block follows 2^32 - 1 lines and 3 * 2^32 + 7 bytes of input: merged after their tally,
+  // the block's positions must not wrap.
   namespace st = rowscan::stations;
+  namespace job = rowscan::job;
   std::string const text = "a;1.0\nb;2.0\nbad\nc;3.0\n";
   thrust::device_vector<char> device(text.begin(), text.end());
   device.resize(text.size() + st::text_padding_bytes);
   char const* data = thrust::raw_pointer_cast(device.data());
   std::uint64_t const two_32 = std::uint64_t{1} << 32;
-  st::chunk_position const where{3 * two_32 + 7, two_32 - 1};
+  job::tally before;
+  before.bytes = 3 * two_32 + 7;
+  before.lines = two_32 - 1;
   rowscan::context ctx;
-  st::stage_times times;
-  rowscan::stage_clock clock(ctx, false);
 
-  st::station_accumulator strict(ctx, "big.txt", ~std::uint64_t{0});
-  try {
-    strict.add(data, text.size(), where, times, clock);
-    FAIL() << "accepted a bad line";
-  } catch (rowscan::input_error const& e) {
-    EXPECT_EQ(e.line(), two_32 + 2);  // the third line of the chunk
-    EXPECT_EQ(e.byte_offset(), 3 * two_32 + 7 + 12);
-    EXPECT_EQ(std::string(e.what()), "big.txt:4294967298: byte 12884901907: missing ';' between station name and temperature");
-  }
+  st::worker strict(ctx, {});
+  job::tally const stopped = job::merge(before, strict.fold(data, text.size()));
+  ASSERT_TRUE(stopped.stop.has_value()) << "accepted a bad line";
+  rowscan::input_error const e = job::located(*stopped.stop, "big.txt");
+  EXPECT_EQ(e.line(), two_32 + 2);  // the third line of the block
+  EXPECT_EQ(e.byte_offset(), 3 * two_32 + 7 + 12);
+  EXPECT_EQ(std::string(e.what()), "big.txt:4294967298: byte 12884901907: missing ';' between station name and temperature");
 
-  st::station_accumulator skipping(ctx, "big.txt", ~std::uint64_t{0}, false, true);
-  EXPECT_EQ(skipping.add(data, text.size(), where, times, clock), 4u);
-  ASSERT_EQ(skipping.skipped().count(), 1u);
-  EXPECT_EQ(skipping.skipped().first()[0].line(), two_32 + 2);
-  EXPECT_EQ(skipping.skipped().first()[0].byte_offset(), 3 * two_32 + 7 + 12);
-  EXPECT_EQ(skipping.table().size(), 3u);
+  st::worker skipping(ctx, {~std::uint64_t{0}, false, true});
+  job::tally const block = skipping.fold(data, text.size());
+  EXPECT_EQ(block.lines, 4u);
+  rowscan::skipped_lines const skipped = job::located_skips(job::merge(before, block), "big.txt");
+  ASSERT_EQ(skipped.count(), 1u);
+  EXPECT_EQ(skipped.first()[0].line(), two_32 + 2);
+  EXPECT_EQ(skipped.first()[0].byte_offset(), 3 * two_32 + 7 + 12);
+  EXPECT_EQ(skipping.partial().size(), 3u);
 }
 
 }  // namespace

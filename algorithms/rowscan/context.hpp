@@ -1,4 +1,5 @@
-// rowscan/context.hpp: what every composition receives last: the execution policy and its memory pool.
+// rowscan/context.hpp: what every composition receives last: where its work runs (a stream and the
+// execution policy on it), the memory pool its temporaries come from, and who watches its stages.
 #pragma once
 
 #include "rowscan/config.hpp"
@@ -18,9 +19,26 @@
 
 namespace rowscan {
 
-/// Execution context: one device-memory pool shared by every algorithm's temporaries, so a loop over
-/// chunks stops allocating after its first iteration (under OpenMP, copy_if and reduce_by_key would
-/// otherwise allocate on every call). Cheap to copy; copies share the pool.
+class stage_observer;
+
+#if ROWSCAN_HAS_CUB
+/// The queue a context's device work is ordered on.
+using stream_handle = cudaStream_t;
+#else
+/// The host systems finish every call before it returns: there is no queue to name.
+using stream_handle = std::nullptr_t;
+#endif
+
+/// Execution context, cheap to copy; copies share the stream and the pool.
+///
+/// - One stream: every Thrust call runs on it through policy(), every CUB call and copy is given
+///   stream(). Under CUDA it is a blocking stream, so the device_vector operations that Thrust
+///   performs on the legacy default stream (resizes, host assignments) stay ordered with it.
+/// - One device-memory pool for every algorithm's temporaries, so a loop over blocks stops allocating
+///   after its first iteration.
+/// - Functions that return device data only enqueue work; a value the host needs is read with
+///   read_back (read_back.hpp), which waits for the stream: the one visible synchronization.
+/// - An optional stage_observer (stage.hpp) that compositions report their stages to.
 class context {
   using upstream = thrust::device_memory_resource;
   using pool_type = thrust::mr::disjoint_unsynchronized_pool_resource<upstream, thrust::mr::new_delete_resource>;
@@ -28,27 +46,31 @@ class context {
  public:
   using allocator_type = thrust::mr::allocator<char, pool_type>;
 
-  context() : pool_(std::make_shared<pool_type>(make_options())), alloc_(pool_.get()) {}
+  /// A new stream (under CUDA) and a new pool.
+  context();
 
-  /// The policy to pass to Thrust algorithms: the device system, temporaries from the pool. Under CUDA
-  /// the algorithms do not wait for the device when they return (everything runs on one stream, in
-  /// order); those that return a value to the host still do.
+  /// The policy to pass to Thrust algorithms: the device system, on stream(), temporaries from the
+  /// pool. Under CUDA the algorithms do not wait for the device when they return; those that return a
+  /// value to the host (reduce, count_if, find_if) still do.
   auto policy() const {
 #if ROWSCAN_HAS_CUB
-    return thrust::cuda::par_nosync(alloc_);
+    return thrust::cuda::par_nosync(alloc_).on(stream());
 #else
     return thrust::device(alloc_);
 #endif
   }
 
+  /// The stream every composition of this context is ordered on.
+  stream_handle stream() const;
+
   /// The same pool as a memory resource, for outputs that live on after the call (a gathered strings
   /// column): device_buffers from it share ownership of the pool and give their memory back to it.
   std::shared_ptr<device_resource> memory() const { return pool_; }
 
-  /// Waits for all enqueued device work; throws rowscan::device_error on a device fault.
+  /// Waits for all work enqueued on stream(); throws rowscan::device_error on a device fault.
   void synchronize() const;
 
-  /// Resizes a chunk-sized device array to n elements. Every array whose size follows the chunk's is
+  /// Resizes a block-sized device array to n elements. Every array whose size follows the block's is
   /// sized here, so that tests can make the large ones fail (fail_allocations_above) the way a full
   /// device does: with std::bad_alloc, before anything is written.
   template <class T>
@@ -66,15 +88,23 @@ class context {
   /// (0: never). Copies of the context made afterwards keep the limit.
   void fail_allocations_above(std::size_t bytes) { fail_above_ = bytes; }
 
+  /// Who is told about each stage (stage.hpp); nullptr: nobody, and stages cost nothing but a range
+  /// marker under CUDA. Copies of the context made afterwards keep the observer.
+  void observe_stages(stage_observer* observer) { observer_ = observer; }
+  stage_observer* observer() const { return observer_; }
+
  private:
   static thrust::mr::pool_options make_options() {
     auto options = pool_type::get_default_options();
-    options.cache_oversized = true;  // chunk-sized temporaries are the ones worth keeping
+    options.cache_oversized = true;  // block-sized temporaries are the ones worth keeping
     return options;
   }
+  struct owned_stream;
+  std::shared_ptr<owned_stream> stream_;
   std::shared_ptr<pool_type> pool_;
   mutable allocator_type alloc_;
   std::size_t fail_above_ = 0;
+  stage_observer* observer_ = nullptr;
 };
 
 /// Free and total bytes of memory on the device system (host RAM for the CPU backends).

@@ -6,6 +6,7 @@
 #include "rowscan/lines.hpp"
 
 #include <thrust/device_vector.h>
+#include <thrust/find.h>
 
 #include <cstdint>
 
@@ -19,6 +20,22 @@ using record_range = index_range<std::uint32_t>;
 struct same_line {
   ROWSCAN_HD bool operator()(char a, char /*b*/) const { return a != '\n'; }
 };
+
+/// True for a line, with its '\n', longer than max_bytes: one a reader would not carry between blocks.
+struct line_longer_than {
+  std::uint32_t max_bytes;
+  ROWSCAN_HD bool operator()(record_range r) const { return r.size() > max_bytes; }
+};
+
+/// Position after the first '\n' at or after `from` in text[0, size) (device memory), or size if there
+/// is none: where a text of whole lines can be cut in two near `from`.
+inline std::size_t line_start_after(char const* text, std::size_t from, std::size_t size, context const& ctx) {
+  auto const begin = thrust::device_pointer_cast(text);
+  auto const found = thrust::find(ctx.policy(), begin + static_cast<std::ptrdiff_t>(from),
+                                  begin + static_cast<std::ptrdiff_t>(size), '\n');
+  auto const at = static_cast<std::size_t>(found - begin);
+  return at == size ? size : at + 1;
+}
 
 /// for_each_line's sink that stores each line's range: records[line] = [begin, end).
 struct store_record {

@@ -10,13 +10,18 @@
 #include <cstddef>
 #include <memory>
 
+namespace rowscan {
+class context;
+}
+
 namespace rowscan::io {
 
 class text_uploader {
  public:
   static constexpr int slots = 2;
 
-  text_uploader();
+  /// Device work is that of ctx's stream; copies go on a stream of the uploader's own.
+  explicit text_uploader(context const& ctx);
   ~text_uploader();
   text_uploader(text_uploader const&) = delete;
   text_uploader& operator=(text_uploader const&) = delete;

@@ -1,7 +1,7 @@
 // rowscan/lineitem/columns.hpp: the small column store of lineitem, and how a chunk of text fills it.
 //
-// Per chunk of whole lines (io::chunked_reader, as in `rowscan stations`):
-//   copy -> find_lines (chunk_by)                         record ranges
+// Per block of whole lines, already in device memory (the job driver copies it there):
+//   find_lines (chunk_by)                                  record ranges
 //        -> count + copy_if(is_pipe) over positions       the offsets of every '|' of the chunk, once
 //        -> lower_bound(record starts) into those         each record's first '|' (its field 0 ends there)
 //        -> transform(parse_row_at) into the store's tail suppkey, quantity, cents + a status per row
@@ -13,6 +13,7 @@
 #pragma once
 
 #include "rowscan/context.hpp"
+#include "rowscan/job/tally.hpp"
 #include "rowscan/lineitem/row_format.hpp"
 #include "rowscan/records.hpp"
 
@@ -25,7 +26,7 @@
 
 namespace rowscan::lineitem {
 
-/// The columns the query needs, one entry per row, in input order. Nothing else of a row is kept.
+/// The columns the query needs, one entry per row of a block, in input order. Nothing else of a row is kept.
 // [docs:column-store]
 struct column_store {
   thrust::device_vector<std::uint32_t> suppkey;
@@ -37,11 +38,6 @@ struct column_store {
     suppkey.resize(rows);
     quantity.resize(rows);
     price_cents.resize(rows);
-  }
-  void reserve(std::size_t rows) {
-    suppkey.reserve(rows);
-    quantity.reserve(rows);
-    price_cents.reserve(rows);
   }
   /// Bytes the query reads per row.
   static constexpr std::size_t row_bytes = 3 * sizeof(std::uint32_t);
@@ -94,16 +90,15 @@ struct is_bad_row {
   ROWSCAN_HD bool operator()(std::uint8_t status) const { return status != static_cast<std::uint8_t>(row_status::ok); }
 };
 
-/// Device arrays of one chunk, kept across chunks so that steady state does not reallocate.
+/// Device arrays of one block, kept across blocks so that steady state does not reallocate.
 struct chunk_buffers {
-  thrust::device_vector<char> text;
   thrust::device_vector<record_range> records;
   thrust::device_vector<std::uint32_t> pipes;
   thrust::device_vector<std::uint32_t> first_pipe;
   thrust::device_vector<std::uint8_t> statuses;
 };
 
-/// Where parse_chunk found the first bad row, if any.
+/// Where parse_rows found the first bad row, if any.
 struct chunk_check {
   bool ok = true;
   std::size_t bad_row = 0;       ///< 0-based record of the chunk
@@ -111,17 +106,17 @@ struct chunk_check {
   row_status status = row_status::ok;
 };
 
-/// Finds the rows of text[0, size) (a device copy of one chunk) and appends their columns to store.
-/// Stage timing is the caller's; find_lines, find_fields and parse are separate so it can time them.
-/// On a bad row the store's new tail is unspecified and the returned check says which row.
-void find_fields(chunk_buffers& buffers, std::size_t size, context const& ctx);
-chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context const& ctx);
+/// Finds the fields of the rows of text[0, size) (device memory, one block, its records already found
+/// by find_lines into buffers.records), then parses them and appends their columns to store. On a bad
+/// row the store's new tail is unspecified and the returned check says which row.
+void find_fields(char const* text, std::size_t size, chunk_buffers& buffers, context const& ctx);
+chunk_check parse_rows(char const* text, chunk_buffers& buffers, column_store& store, context const& ctx);
 
-/// The input_error for the bad record r of a chunk's host text (which starts at input_offset of the
-/// input), parsing the row again to say what is wrong and where; status is what the device said, and
-/// line is the row's 1-based line number in the input.
-input_error describe_bad_row(std::string const& label, char const* text, std::uint64_t input_offset, record_range r,
-                             row_status status, std::uint64_t line);
+/// What is wrong with the bad record r of a device text, the line_index-th (0-based) of the text: the
+/// row is copied to the host and parsed again to say what and where (positions relative to text);
+/// status is what the device said.
+job::bad_line describe_bad_row(char const* text, record_range r, row_status status, std::uint64_t line_index,
+                               context const& ctx);
 
 /// After parse_rows found a bad row: drops every row it flagged from the store's tail (the rows from
 /// old_size on), keeping the others in order. Returns how many it kept. For --skip-invalid.

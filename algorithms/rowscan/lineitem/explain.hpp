@@ -1,10 +1,10 @@
 // rowscan/lineitem/explain.hpp: `rowscan lineitem --explain`, as the host sees it (no Thrust here).
 //
-// A small input is one chunk; its load and the query are the pipeline's own calls (summarize.hpp):
+// A small input is one block, folded by a lineitem worker (worker.hpp) whose observer copies each
+// stage's device arrays to the host:
 //   find_lines (chunk_by) -> count_if + copy_if(is_pipe) -> lower_bound(record starts)
 //   -> transform(parse_row_at) into the column store -> find_if(is_bad_row)
 //   -> per threshold Z: transform(below_thresholds) (stored here; the query fuses it) -> sums_below
-// explain() copies each one's device arrays to the host.
 #pragma once
 
 #include "rowscan/explain/arrays.hpp"

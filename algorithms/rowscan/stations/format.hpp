@@ -1,7 +1,7 @@
 // rowscan/stations/format.hpp: the answer as text: the challenge's format, JSON or CSV.
 #pragma once
 
-#include "rowscan/stations/summarize.hpp"
+#include "rowscan/stations/answer.hpp"
 
 #include <cstdint>
 #include <ostream>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "rowscan/context.hpp"
-#include "rowscan/error.hpp"
+#include "rowscan/job/tally.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stations/line_format.hpp"
 
@@ -36,12 +36,6 @@ struct is_bad_line {
   ROWSCAN_HD bool operator()(std::uint8_t status) const { return status != static_cast<std::uint8_t>(line_status::ok); }
 };
 
-/// Where a chunk sits in the input, for error messages.
-struct chunk_position {
-  std::uint64_t input_offset;  ///< input offset of the chunk's first byte
-  std::uint64_t lines_before;  ///< lines of the input before the chunk
-};
-
 /// The general path's columns of a piece of text, one entry per record (kept across pieces).
 struct parsed_records {
   thrust::device_vector<record_range> records;
@@ -58,9 +52,8 @@ struct parsed_records {
 std::size_t parse_records(char const* text, std::size_t size, std::uint64_t key_mask, parsed_records& out,
                           context const& ctx);
 
-/// The input_error for the line r of a device text (where places the text in the input; line_number is
-/// 1-based): a copy of its first bytes is parsed again on the host to say what is wrong and where.
-input_error bad_line_error(std::string const& label, char const* text, record_range r, chunk_position where,
-                           std::uint64_t line_number);
+/// What is wrong with line r of a device text, the line_index-th (0-based) of the text: a copy of its
+/// first bytes is parsed again on the host to say what and where (positions relative to text).
+job::bad_line describe_bad_line(char const* text, record_range r, std::uint64_t line_index, context const& ctx);
 
 }  // namespace rowscan::stations

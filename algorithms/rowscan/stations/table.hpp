@@ -5,7 +5,7 @@
 #include "rowscan/records.hpp"
 #include "rowscan/stations/group.hpp"
 #include "rowscan/stations/stats.hpp"
-#include "rowscan/stations/summarize.hpp"
+#include "rowscan/stations/answer.hpp"
 #include "rowscan/strings/column.hpp"
 #include "rowscan/strings/gather.hpp"
 

@@ -1,41 +1,14 @@
-// Host-side text of `rowscan lineitem`: thresholds in, sums out, and the words of its errors.
+// The text of `rowscan lineitem` (rowscan/lineitem/format.hpp): thresholds in, sums out.
+#include "rowscan/lineitem/format.hpp"
+
 #include "rowscan/error.hpp"
 #include "rowscan/lineitem/cents.hpp"
-#include "rowscan/lineitem/row_format.hpp"
-#include "rowscan/lineitem/summarize.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <limits>
 
 namespace rowscan::lineitem {
-
-char const* describe(row_status status) {
-  switch (status) {
-    case row_status::ok: return "valid row";
-    case row_status::missing_fields: return "expected 16 fields, each followed by '|' (the last one too)";
-    case row_status::extra_fields: return "bytes after the 16th '|': a row has 16 fields, each followed by '|'";
-    case row_status::carriage_return:
-      return "line ends with CR LF (a Windows line ending); convert the file to LF line endings";
-    case row_status::bad_suppkey: return "l_suppkey must be a whole number from 0 to 4294967295";
-    case row_status::bad_quantity: return "l_quantity must be a whole number from 0 to 4294967295, like 17 or 17.00";
-    case row_status::bad_price:
-      return "l_extendedprice must be a decimal with exactly two fractional digits, like 21168.23, "
-             "from 0.00 to 42949672.95";
-  }
-  return "invalid row";
-}
-
-std::string format_cents(uint128 cents) {
-  std::string digits;
-  do {  // at least three digits, so that there is a whole part and two decimals
-    digits += static_cast<char>('0' + static_cast<int>(cents % 10));
-    cents /= 10;
-  } while (cents != 0 || digits.size() < 3);
-  std::reverse(digits.begin(), digits.end());
-  digits.insert(digits.size() - 2, 1, '.');
-  return digits;
-}
 
 std::vector<std::uint64_t> parse_thresholds(std::string const& list) {
   std::vector<std::uint64_t> out;
@@ -76,7 +49,7 @@ std::string format_json(summary const& s) {
     return std::string(text);
   };
   std::string out = "{\"rows\": " + std::to_string(s.rows) + ", \"bytes\": " + std::to_string(s.bytes) +
-                    ", \"load_seconds\": " + seconds(s.times.load) + ", \"query_seconds\": " + seconds(s.times.query) +
+                    ", \"load_seconds\": " + seconds(s.load_seconds) + ", \"query_seconds\": " + seconds(s.query_seconds) +
                     ", \"results\": [";
   for (std::size_t i = 0; i < s.answers.size(); ++i) {
     auto const& a = s.answers[i];

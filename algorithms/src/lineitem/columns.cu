@@ -1,7 +1,8 @@
-// The load of one chunk of lineitem.tbl into the column store (see rowscan/lineitem/columns.hpp).
+// The parse of one block of lineitem.tbl into the column store (see rowscan/lineitem/columns.hpp).
 #include "rowscan/lineitem/columns.hpp"
 
 #include "rowscan/error.hpp"
+#include "rowscan/read_back.hpp"
 
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
@@ -16,9 +17,8 @@
 namespace rowscan::lineitem {
 
 /// count_if + copy_if(is_pipe) -> the chunk's '|' positions; lower_bound -> each record's first '|'.
-void find_fields(chunk_buffers& buffers, std::size_t size, context const& ctx) {
+void find_fields(char const* text, std::size_t size, chunk_buffers& buffers, context const& ctx) {
   auto policy = ctx.policy();
-  char const* text = thrust::raw_pointer_cast(buffers.text.data());
   auto const positions = thrust::counting_iterator<std::uint32_t>(0);
   auto const end = thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(size));
 
@@ -36,11 +36,10 @@ void find_fields(chunk_buffers& buffers, std::size_t size, context const& ctx) {
 }
 
 /// transform(parse_row_at) into the store's tail -> find_if(is_bad_row).
-chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context const& ctx) {
+chunk_check parse_rows(char const* text, chunk_buffers& buffers, column_store& store, context const& ctx) {
   auto policy = ctx.policy();
   std::size_t const rows = buffers.records.size();
   std::size_t const old_size = store.size();
-  // Grows the capacity geometrically; summarize reserves ahead when it can.
   ctx.resize(store.suppkey, old_size + rows);
   ctx.resize(store.quantity, old_size + rows);
   ctx.resize(store.price_cents, old_size + rows);
@@ -51,7 +50,7 @@ chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context cons
       buffers.statuses.begin()));
   auto const first = thrust::counting_iterator<std::uint32_t>(0);
   thrust::transform(policy, first, first + rows, out,
-                    parse_row_at{thrust::raw_pointer_cast(buffers.text.data()),
+                    parse_row_at{text,
                                  thrust::raw_pointer_cast(buffers.records.data()),
                                  thrust::raw_pointer_cast(buffers.pipes.data()),
                                  thrust::raw_pointer_cast(buffers.first_pipe.data())});
@@ -61,24 +60,26 @@ chunk_check parse_rows(chunk_buffers& buffers, column_store& store, context cons
   if (bad != buffers.statuses.end()) {
     check.ok = false;
     check.bad_row = static_cast<std::size_t>(bad - buffers.statuses.begin());
-    check.bad_record = buffers.records[check.bad_row];
-    check.status = static_cast<row_status>(static_cast<std::uint8_t>(*bad));
+    check.bad_record = read_back(buffers.records, check.bad_row, ctx);
+    check.status = static_cast<row_status>(read_back(buffers.statuses, check.bad_row, ctx));
   }
   return check;
 }
 
-input_error describe_bad_row(std::string const& label, char const* text, std::uint64_t input_offset, record_range r,
-                             row_status status, std::uint64_t line) {
+job::bad_line describe_bad_row(char const* text, record_range r, row_status status, std::uint64_t line_index,
+                               context const& ctx) {
+  std::string row(r.size(), '\0');  // at most the carried line, 64 KiB
+  copy_to_host(text + r.begin, row.size(), row.data(), ctx);
   std::uint32_t size = r.size();
-  if (size > 0 && text[r.end - 1] == '\n') --size;
+  if (size > 0 && row[size - 1] == '\n') --size;
   std::uint32_t pipes = 0;
-  parsed_row const p = parse_row(text + r.begin, size, &pipes);
+  parsed_row const p = parse_row(row.data(), size, &pipes);
   if (p.status != row_status::ok) status = p.status;
   std::string what = describe(status);
   if (status == row_status::missing_fields || status == row_status::extra_fields) {
     what += " (this line has " + std::to_string(pipes) + ")";
   }
-  return input_error(label, line, input_offset + r.begin + p.error_at, what);
+  return {line_index, r.begin + p.error_at, what};
 }
 
 /// remove_if(zip of the store's new tail, stencil: the statuses) -> the good rows at the front of the tail.

@@ -1,9 +1,9 @@
-// The general path's parse step (rowscan/stations/parse.hpp): records, four columns, the first bad line.
+// The general path's parse (rowscan/stations/parse.hpp): records, four columns, the first bad line.
 #include "rowscan/stations/parse.hpp"
 
 #include "rowscan/error.hpp"
+#include "rowscan/read_back.hpp"
 
-#include <thrust/copy.h>
 #include <thrust/find.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/transform.h>
@@ -19,18 +19,16 @@ constexpr std::uint32_t error_prefix_bytes = 128;
 
 }  // namespace
 
-input_error bad_line_error(std::string const& label, char const* text, record_range r, chunk_position where,
-                           std::uint64_t line_number) {
+job::bad_line describe_bad_line(char const* text, record_range r, std::uint64_t line_index, context const& ctx) {
   std::uint32_t const copied = std::min(r.size(), error_prefix_bytes);
   std::string bytes(copied, '\0');
-  thrust::copy(thrust::device_pointer_cast(text + r.begin), thrust::device_pointer_cast(text + r.begin + copied),
-               bytes.begin());
+  copy_to_host(text + r.begin, copied, bytes.data(), ctx);
   std::uint32_t size = copied;
   if (size == r.size() && size > 0 && bytes[size - 1] == '\n') --size;
   parsed_line const p = parse_line(bytes.data(), size);
-  ROWSCAN_EXPECTS(p.status != line_status::ok, "the device flagged line " + std::to_string(line_number) +
-                                                   " as bad, but it parses on the host");
-  return input_error(label, line_number, where.input_offset + r.begin + p.error_at, describe(p.status));
+  ROWSCAN_EXPECTS(p.status != line_status::ok, "the device flagged line " + std::to_string(line_index + 1) +
+                                                   " of a block as bad, but it parses on the host");
+  return {line_index, r.begin + p.error_at, describe(p.status)};
 }
 
 // [docs:general-parse]

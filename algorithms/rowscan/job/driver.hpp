@@ -1,0 +1,86 @@
+// rowscan/job/driver.hpp: one chunked-job driver for every workload (no Thrust here).
+//
+//   input --chunked_reader--> blocks of whole lines (pinned host memory)
+//         --text_uploader---> device slots (the next block is copied while the current one is folded)
+//         --block_worker.fold(block)--> the worker's partial answer + the block's tally
+//         --merge(tally, tally) in input order--> lines, skipped lines, the first error, located in the input
+//
+// A workload supplies its block composition (a block_worker), its partial answer with its merge,
+// and its formatting; the driver owns everything about how the input is cut, moved and retried: the
+// chunk-size limits, the carried line and the error for a longer one, out-of-memory retry in halves,
+// error positions (file, line, byte), --skip-invalid's record, stage times and progress.
+#pragma once
+
+#include "rowscan/job/block_worker.hpp"
+#include "rowscan/job/stage_times.hpp"
+#include "rowscan/skipped_lines.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace rowscan {
+class context;
+}
+
+namespace rowscan::job {
+
+/// The largest chunk of any workload: positions inside a block are 32-bit.
+constexpr std::size_t max_chunk_size = std::size_t{1} << 31;
+
+/// How a run is carried out, whatever its workload.
+struct job_options {
+  std::size_t chunk_size = 0;   ///< bytes of text held on the device at once; 0: the workload's default
+  unsigned reader_threads = 0;  ///< threads reading a regular file; 0: one per core, up to 16
+  /// Leave bad lines out of the answer and record them in run_report::skipped, instead of stopping at
+  /// the first. A line longer than the workload's carried line still stops the run.
+  bool skip_invalid = false;
+  bool time_stages = false;     ///< --stats: every stage's time, exact (each stage waits for the device)
+  /// Testing aid: block-sized device arrays of more than this many bytes fail as on a full device
+  /// (context::fail_allocations_above); 0: never.
+  std::size_t fail_allocations_above = 0;
+  /// Called after each block with the input bytes done so far (for a progress display).
+  std::function<void(std::uint64_t)> progress;
+};
+
+/// A workload's chunk-size rules.
+struct chunk_limits {
+  std::size_t min_chunk;      ///< the smallest accepted: room for the longest valid line
+  std::size_t default_chunk;  ///< used when job_options::chunk_size is 0
+};
+
+/// How the driver cuts the input for a workload, once the chunk size is known.
+struct block_layout {
+  std::size_t block_size;    ///< bytes read per block (the device holds two: one copied, one folded)
+  std::size_t carried_line;  ///< the longest line carried between blocks; a longer one stops the run
+  std::size_t text_padding;  ///< readable bytes the worker needs after a block's text
+};
+
+/// What every run reports besides its answer.
+struct run_report {
+  std::uint64_t bytes = 0;
+  std::uint64_t lines = 0;  ///< lines of the input, skipped ones included
+  skipped_lines skipped;    ///< the bad lines left out (skip_invalid)
+  std::size_t chunks = 0;   ///< blocks folded
+  std::size_t chunk_size = 0;
+  std::size_t device_bytes = 0;  ///< device memory held at the end beyond what was in use at the start
+  stage_times times;             ///< seconds per stage; exact with job_options::time_stages
+};
+
+/// options.chunk_size, or the workload's default when it is 0; throws rowscan::error (a usage error)
+/// outside [limits.min_chunk, max_chunk_size].
+std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& limits);
+
+/// A context for a run: created and timed ("device setup": the first device call creates the
+/// device's context), with the options' allocation limit, observed by report.times under --stats.
+context start_context(job_options const& options, run_report& report);
+
+/// Reads the input on fd to its end in blocks and folds each one with worker, in input order. label
+/// names the input in errors. Fills report (the chunk size must be set). Throws rowscan::input_error at
+/// the first bad line (with skip_invalid: at a line too long to skip), located in the input;
+/// rowscan::device_error when a block's halves run out of device memory too.
+void run_blocks(int fd, std::string const& label, job_options const& options, block_layout const& layout,
+                context const& ctx, block_worker& worker, run_report& report);
+
+}  // namespace rowscan::job

@@ -1,0 +1,69 @@
+// rowscan/lineitem/worker.hpp: the lineitem block composition, as the job driver sees it.
+//
+//   block -> find_lines -> find_fields -> parse_rows into the block's column store (columns.hpp)
+//         -> a bad row: stop there, or with skip_invalid count, word the first few and remove_if them
+//         -> sums_below (query.hpp): one fused transform_reduce per eight thresholds
+//         -> added to the worker's sums
+//
+// The worker's partial answer is one exact sum (and row count) per threshold; two partial answers
+// merge by adding them, threshold by threshold: associative and commutative.
+#pragma once
+
+#include "rowscan/context.hpp"
+#include "rowscan/job/block_worker.hpp"
+#include "rowscan/lineitem/columns.hpp"
+#include "rowscan/lineitem/observer.hpp"
+#include "rowscan/lineitem/query.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace rowscan::lineitem {
+
+/// The longest line the reader carries between blocks (dbgen's rows are under 200 bytes).
+constexpr std::size_t max_carried_line = std::size_t{64} << 10;
+
+/// A partial answer: for each threshold, in the order given, the sum and the rows below it.
+using partial_sums = std::vector<threshold_result>;
+
+/// The answer of two partial answers for the same thresholds: their sums added.
+partial_sums merge(partial_sums a, partial_sums const& b);
+
+struct worker_options {
+  std::vector<std::uint64_t> suppkey_below;  ///< the thresholds Z
+  std::size_t chunk_size = 0;                ///< the run's chunk size, named in an overlong row's error
+  bool skip_invalid = false;                 ///< leave bad rows out instead of stopping at the first
+};
+
+class worker final : public job::block_worker {
+ public:
+  /// observer: told each stage's arrays (--explain); nullptr for none.
+  worker(context const& ctx, worker_options options, block_observer* observer = nullptr);
+
+  job::tally fold(char const* text, std::size_t size) override;
+  job::bad_line overlong_line(std::string_view prefix) const override;
+
+  /// The partial answer: the sums over the rows of the blocks folded so far.
+  partial_sums const& partial() const { return sums_; }
+  /// Valid rows folded so far.
+  std::uint64_t rows() const { return rows_; }
+  /// Seconds spent in the query (sums_below), measured always.
+  double query_seconds() const { return query_seconds_; }
+
+ private:
+  std::size_t first_overlong_row(std::size_t size) const;
+  std::string overlong_words(std::size_t max_line) const;
+
+  context ctx_;
+  worker_options options_;
+  block_observer* observer_;
+  chunk_buffers buffers_;
+  column_store store_;  // the block's rows; cleared for each block
+  partial_sums sums_;
+  std::uint64_t rows_ = 0;
+  double query_seconds_ = 0;
+};
+
+}  // namespace rowscan::lineitem

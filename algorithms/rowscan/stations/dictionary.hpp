@@ -1,0 +1,48 @@
+// rowscan/stations/dictionary.hpp: the stations learned from the data, laid out for the fast path.
+//
+// The running table, sorted by key, is the dictionary (dense_ids.hpp says how a line finds its id in
+// it). What this class adds is a read-only index over that table, built by library calls whenever the
+// general path changes the table:
+//   directory:    lower_bound(table keys, every bucket's smallest key)   the keys of bucket b (their top
+//                                                                        16 bits) are [dir[b], dir[b + 1])
+//   padded names: each name zero-padded to whole 8-byte words, so a comparison is a few word loads
+#pragma once
+
+#include "rowscan/context.hpp"
+#include "rowscan/stations/dense_ids.hpp"
+#include "rowscan/stations/table.hpp"
+
+#include <thrust/device_vector.h>
+
+#include <cstdint>
+
+namespace rowscan::stations {
+
+class station_dictionary {
+ public:
+  /// key_mask: the name-hash bits the table's keys keep (all of them except in tests).
+  explicit station_dictionary(std::uint64_t key_mask) : key_mask_(key_mask) {}
+
+  /// Whether a table can serve as the dictionary: it has stations, and fewer than the ids can number.
+  static bool usable_for(station_table const& table) {
+    return table.size() > 0 && table.size() <= max_dictionary_size;
+  }
+
+  /// The index must be rebuilt before the next view(): the table changed.
+  void invalidate() { stale_ = true; }
+
+  /// The view of table for parse_to_station_id; rebuilds the index first if the table changed.
+  dictionary_view view(station_table const& table, context const& ctx);
+
+ private:
+  void rebuild(station_table const& table, context const& ctx);
+
+  std::uint64_t key_mask_;
+  bool stale_ = true;
+  thrust::device_vector<std::uint32_t> directory_;
+  thrust::device_vector<std::uint64_t> name_words_;
+  thrust::device_vector<std::uint32_t> first_word_;
+  thrust::device_vector<std::uint8_t> name_bytes_;
+};
+
+}  // namespace rowscan::stations

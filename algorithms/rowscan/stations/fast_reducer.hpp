@@ -1,0 +1,62 @@
+// rowscan/stations/fast_reducer.hpp: the fast path, for a block whose stations are all known.
+//
+//   for_each_line(parse_to_station_id)  -> ids, tenths           (one scan over 16-byte words;
+//                                                                  the dictionary gives each name its id)
+//   sort_by_key(ids, tenths)                                     (16-bit keys; under CUDA CUB's radix
+//                                                                 sort on double buffers, no copy back)
+//   per-station stats: under CUDA lower_bound(segment starts) + CUB's segmented reduction; portable:
+//   reduce_by_key(ids, reading_stats, merge_stats)
+//   transform(merge_stats) into the table's stats (through a permutation_iterator on the portable path)
+//
+// One look at the last group (the sentinel id sorts last) tells whether every line was known; if not,
+// nothing is merged and the general path takes the block.
+#pragma once
+
+#include "rowscan/context.hpp"
+#include "rowscan/stations/dense_ids.hpp"
+#include "rowscan/stations/observer.hpp"
+#include "rowscan/stations/stats.hpp"
+#include "rowscan/stations/table.hpp"
+
+#include <thrust/device_vector.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace rowscan::stations {
+
+class fast_reducer {
+ public:
+  /// portable_only: the portable Thrust sort and reduction even where CUB's are available (to test
+  /// both on a GPU). observer may be nullptr.
+  fast_reducer(context const& ctx, bool portable_only, block_observer* observer = nullptr);
+
+  /// Folds the lines of text[0, size) (device memory, whole lines, followed by text_padding_bytes
+  /// readable bytes) into table's stats, if every line names a station of dictionary (the view of
+  /// table). Returns the line count then; otherwise nothing: the table is unchanged.
+  std::optional<std::size_t> fold(char const* text, std::size_t size, dictionary_view dictionary, station_table& table);
+
+ private:
+  std::pair<station_id const*, std::int16_t const*> sort_rows(std::size_t n);
+  bool reduce_rows(station_id const* ids, std::int16_t const* tenths, std::size_t n, std::size_t stations);
+  void merge_reduced(station_table& table);
+
+  context ctx_;
+  bool portable_only_;
+  block_observer* observer_;
+  // Buffers grown to the largest block and then reused.
+  thrust::device_vector<station_id> ids_;
+  thrust::device_vector<std::int16_t> tenths_;
+  thrust::device_vector<station_id> ids_other_;         // CUB's sort: the other half of each double buffer
+  thrust::device_vector<std::int16_t> tenths_other_;
+  thrust::device_vector<char> temporary_;               // CUB's temporary storage
+  thrust::device_vector<std::uint32_t> line_count_;
+  thrust::device_vector<std::uint32_t> segment_starts_; // CUB's segmented reduction: station i's first row
+  thrust::device_vector<station_id> reduced_ids_;       // the portable reduce_by_key: each group's id
+  thrust::device_vector<station_stats> reduced_;        // each station's (or group's) summary of the block
+  std::size_t groups_ = 0;
+};
+
+}  // namespace rowscan::stations

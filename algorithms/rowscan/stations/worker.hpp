@@ -1,0 +1,61 @@
+// rowscan/stations/worker.hpp: the stations block composition, as the job driver sees it.
+//
+//   block -> path_policy: dictionary usable and not backing off?
+//            yes: fast_reducer.fold(block, dictionary)    every station known: merged, done
+//            no, or a new station / bad line: general_grouper.fold(block) -> the table changed:
+//                                                          the dictionary is rebuilt before the next fast block
+//
+// The worker's partial answer is its station table (table.hpp): every station of the blocks it folded,
+// in key order. Two partial answers merge with merge_tables, the same sort_by_key + reduce_by_key
+// grouping as a block's records: associative and commutative, so workers may fold any blocks.
+#pragma once
+
+#include "rowscan/context.hpp"
+#include "rowscan/job/block_worker.hpp"
+#include "rowscan/stations/dictionary.hpp"
+#include "rowscan/stations/fast_reducer.hpp"
+#include "rowscan/stations/general_grouper.hpp"
+#include "rowscan/stations/observer.hpp"
+#include "rowscan/stations/path_policy.hpp"
+#include "rowscan/stations/table.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace rowscan::stations {
+
+/// Readable bytes a block's text needs after its end: the fast path reads names with aligned 8-byte loads.
+constexpr std::size_t text_padding_bytes = 16;
+
+struct worker_options {
+  std::uint64_t key_mask = ~std::uint64_t{0};  ///< the name-hash bits used as keys (tests use fewer)
+  bool portable_only = false;                   ///< skip the CUB fast paths (to test the portable ones on a GPU)
+  bool skip_invalid = false;                    ///< leave bad lines out instead of stopping at the first
+};
+
+class worker final : public job::block_worker {
+ public:
+  /// observer: told each stage's arrays (--explain); nullptr for none.
+  worker(context const& ctx, worker_options const& options, block_observer* observer = nullptr);
+
+  job::tally fold(char const* text, std::size_t size) override;
+  job::bad_line overlong_line(std::string_view prefix) const override;
+
+  /// The partial answer: every station of the blocks folded so far, in key order.
+  station_table const& partial() const { return table_; }
+  /// Starts from a partial answer instead of an empty table (its stations become the dictionary).
+  void start_from(station_table table);
+
+  path_policy const& paths() const { return paths_; }
+
+ private:
+  context ctx_;
+  station_table table_;
+  station_dictionary dictionary_;
+  fast_reducer fast_;
+  general_grouper general_;
+  path_policy paths_;
+};
+
+}  // namespace rowscan::stations

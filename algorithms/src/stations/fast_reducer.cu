@@ -1,0 +1,144 @@
+// The fast path (rowscan/stations/fast_reducer.hpp): ids from the dictionary, a 16-bit sort, a
+// per-station reduction, merged into the table's stats.
+#include "rowscan/stations/fast_reducer.hpp"
+
+#include "rowscan/lines.hpp"
+#include "rowscan/read_back.hpp"
+#include "rowscan/stage.hpp"
+
+#include <thrust/binary_search.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/sort.h>
+#include <thrust/transform.h>
+
+#if ROWSCAN_HAS_CUB
+#  include <cub/device/device_radix_sort.cuh>
+#  include <cub/device/device_segmented_reduce.cuh>
+#endif
+
+namespace rowscan::stations {
+namespace {
+
+template <class T>
+T* raw(thrust::device_vector<T>& v) {
+  return thrust::raw_pointer_cast(v.data());
+}
+
+}  // namespace
+
+fast_reducer::fast_reducer(context const& ctx, bool portable_only, block_observer* observer)
+    : ctx_(ctx), portable_only_(portable_only), observer_(observer), line_count_(1) {}
+
+std::optional<std::size_t> fast_reducer::fold(char const* text, std::size_t size, dictionary_view dictionary,
+                                              station_table& table) {
+  std::size_t const capacity = size / min_line_bytes + 2;
+  ctx_.grow(ids_, capacity);
+  ctx_.grow(tenths_, capacity);
+  std::size_t lines = 0;
+  {
+    stage_scope stage(ctx_, "find + parse");
+    for_each_line(text, size,
+                  parse_to_station_id{text, dictionary, raw(ids_), raw(tenths_), static_cast<std::uint32_t>(capacity)},
+                  raw(line_count_), ctx_);
+    lines = read_back(line_count_, 0, ctx_);
+  }
+  if (lines > capacity) return std::nullopt;  // lines shorter than any valid line: the general path says which
+  if (observer_ != nullptr) observer_->ids_parsed(raw(ids_), raw(tenths_), lines, ctx_);
+
+  std::pair<station_id const*, std::int16_t const*> sorted;
+  {
+    stage_scope stage(ctx_, "sort");
+    sorted = sort_rows(lines);
+  }
+  if (observer_ != nullptr) observer_->ids_sorted(sorted.first, sorted.second, lines, ctx_);
+  bool known = false;
+  {
+    stage_scope stage(ctx_, "reduce");
+    known = reduce_rows(sorted.first, sorted.second, lines, table.size());
+  }
+  if (!known) return std::nullopt;  // a new station or a bad line: the general path takes the block
+  if (observer_ != nullptr) {
+    bool const dense = reduced_ids_.empty();
+    observer_->ids_reduced(dense ? nullptr : raw(reduced_ids_), raw(reduced_), dense ? table.size() : groups_, ctx_);
+  }
+  {
+    stage_scope stage(ctx_, "merge");
+    merge_reduced(table);
+  }
+  return lines;
+}
+
+std::pair<station_id const*, std::int16_t const*> fast_reducer::sort_rows(std::size_t n) {
+#if ROWSCAN_HAS_CUB
+  if (!portable_only_) {
+    // CUB sorts between two buffers and says which holds the result: nothing is copied back.
+    ctx_.grow(ids_other_, n);
+    ctx_.grow(tenths_other_, n);
+    cub::DoubleBuffer<station_id> keys(raw(ids_), raw(ids_other_));
+    cub::DoubleBuffer<std::int16_t> values(raw(tenths_), raw(tenths_other_));
+    std::size_t bytes = 0;
+    cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, n, 0, 16, ctx_.stream());
+    ctx_.grow(temporary_, bytes);
+    check_cuda(cub::DeviceRadixSort::SortPairs(raw(temporary_), bytes, keys, values, n, 0, 16, ctx_.stream()),
+               "sorting station ids failed");
+    return {keys.Current(), values.Current()};
+  }
+#endif
+  thrust::sort_by_key(ctx_.policy(), ids_.begin(), ids_.begin() + static_cast<std::ptrdiff_t>(n), tenths_.begin());
+  return {raw(ids_), raw(tenths_)};
+}
+
+bool fast_reducer::reduce_rows(station_id const* ids, std::int16_t const* tenths, std::size_t n, std::size_t stations) {
+  auto policy = ctx_.policy();
+  auto readings = thrust::make_transform_iterator(thrust::device_pointer_cast(tenths), reading_stats{});
+  auto const sorted_ids = thrust::device_pointer_cast(ids);
+  auto const end = sorted_ids + static_cast<std::ptrdiff_t>(n);
+#if ROWSCAN_HAS_CUB
+  if (!portable_only_) {
+    // Station i's rows are [starts[i], starts[i + 1]) of the sorted ids (a vectorized lower_bound);
+    // the sentinel's rows, if any, start at starts[stations]. A segmented reduction then summarizes
+    // every station at once, with no per-row keys to compare.
+    ctx_.grow(segment_starts_, stations + 1);
+    thrust::lower_bound(policy, sorted_ids, end, thrust::counting_iterator<std::uint32_t>(0),
+                        thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(stations + 1)),
+                        segment_starts_.begin());
+    ctx_.grow(reduced_, stations);
+    std::size_t bytes = 0;
+    auto const* starts = raw(segment_starts_);
+    cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, readings, raw(reduced_), static_cast<std::int64_t>(stations),
+                                       starts, starts + 1, merge_stats{}, station_stats::identity(), ctx_.stream());
+    ctx_.grow(temporary_, bytes);
+    check_cuda(cub::DeviceSegmentedReduce::Reduce(raw(temporary_), bytes, readings, raw(reduced_),
+                                                  static_cast<std::int64_t>(stations), starts, starts + 1,
+                                                  merge_stats{}, station_stats::identity(), ctx_.stream()),
+               "reducing station readings failed");
+    reduced_ids_.clear();  // reduced_[i] is station i's
+    return read_back(segment_starts_, stations, ctx_) == n;
+  }
+#endif
+  // The portable twin: one group per distinct id, the sentinel's group last.
+  ctx_.grow(reduced_ids_, stations + 1);
+  ctx_.grow(reduced_, stations + 1);
+  auto const ends = thrust::reduce_by_key(policy, sorted_ids, end, readings, reduced_ids_.begin(), reduced_.begin(),
+                                          thrust::equal_to<station_id>{}, merge_stats{});
+  groups_ = static_cast<std::size_t>(ends.first - reduced_ids_.begin());
+  return groups_ == 0 || read_back(reduced_ids_, groups_ - 1, ctx_) != needs_general_path;
+}
+
+void fast_reducer::merge_reduced(station_table& table) {
+  auto policy = ctx_.policy();
+  if (reduced_ids_.empty()) {  // one summary per station, in order (empty ones are the identity)
+    thrust::transform(policy, reduced_.begin(), reduced_.begin() + static_cast<std::ptrdiff_t>(table.size()),
+                      table.stats.begin(), table.stats.begin(), merge_stats{});
+    return;
+  }
+  // One summary per group; the ids are distinct, so no two writes meet.
+  auto running = thrust::make_permutation_iterator(table.stats.begin(), reduced_ids_.begin());
+  thrust::transform(policy, reduced_.begin(), reduced_.begin() + static_cast<std::ptrdiff_t>(groups_), running, running,
+                    merge_stats{});
+}
+
+}  // namespace rowscan::stations

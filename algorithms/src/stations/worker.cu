@@ -1,0 +1,47 @@
+// The stations block composition (rowscan/stations/worker.hpp): the path policy picks the fast reducer
+// or the general grouper for each block.
+#include "rowscan/stations/worker.hpp"
+
+#include "rowscan/error.hpp"
+#include "rowscan/stations/line_format.hpp"
+
+#include <utility>
+
+namespace rowscan::stations {
+
+worker::worker(context const& ctx, worker_options const& options, block_observer* observer)
+    : ctx_(ctx), dictionary_(options.key_mask), fast_(ctx, options.portable_only, observer),
+      general_(ctx, options.key_mask, options.skip_invalid, observer) {}
+
+void worker::start_from(station_table table) {
+  table_ = std::move(table);
+  dictionary_.invalidate();
+}
+
+job::tally worker::fold(char const* text, std::size_t size) {
+  if (size == 0) return {};
+  // The fast path changes nothing until it succeeds, and the general path lets no std::bad_alloc out
+  // after it has merged a piece: a block that ran out of memory left no trace, and its halves may run.
+  if (paths_.try_fast(station_dictionary::usable_for(table_))) {
+    if (auto const lines = fast_.fold(text, size, dictionary_.view(table_, ctx_), table_)) {
+      paths_.fast_succeeded();
+      job::tally t;
+      t.lines = *lines;
+      return t;
+    }
+    paths_.fast_failed();
+  }
+  job::tally t = general_.fold(text, size, table_);
+  dictionary_.invalidate();
+  paths_.general_ran();
+  return t;
+}
+
+job::bad_line worker::overlong_line(std::string_view prefix) const {
+  // parse_line decides on a prefix longer than max_line_bytes exactly as on the whole line.
+  parsed_line const p = parse_line(prefix.data(), static_cast<std::uint32_t>(prefix.size()));
+  ROWSCAN_EXPECTS(p.status != line_status::ok, "an overlong line parsed as valid");
+  return {0, p.error_at, describe(p.status)};
+}
+
+}  // namespace rowscan::stations

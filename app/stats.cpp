@@ -1,0 +1,17 @@
+// --stats (stats.hpp).
+#include "stats.hpp"
+
+#include <cstdio>
+
+namespace rowscan::app {
+
+void print_stats(char const* command, std::string const& headline, job::run_report const& report, double total_seconds) {
+  std::fprintf(stderr, "rowscan %s: %s\n", command, headline.c_str());
+  for (auto const& [stage, seconds] : report.times.stages()) {
+    std::fprintf(stderr, "  %-18s %9.3f ms\n", stage.c_str(), seconds * 1e3);
+  }
+  std::fprintf(stderr, "  %-18s %9.3f ms  (%.2f GB/s of text)\n", "total", total_seconds * 1e3,
+               total_seconds > 0 ? static_cast<double>(report.bytes) / total_seconds / 1e9 : 0.0);
+}
+
+}  // namespace rowscan::app

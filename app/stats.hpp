@@ -1,0 +1,14 @@
+// app/stats.hpp: --stats, the same for every workload: a headline, then each stage's time.
+#pragma once
+
+#include "rowscan/job/driver.hpp"
+
+#include <string>
+
+namespace rowscan::app {
+
+/// Prints to stderr "rowscan COMMAND: HEADLINE", one line per stage of report.times (milliseconds),
+/// and the total with the rate in GB/s (1 GB = 1e9 bytes) of report.bytes.
+void print_stats(char const* command, std::string const& headline, job::run_report const& report, double total_seconds);
+
+}  // namespace rowscan::app
