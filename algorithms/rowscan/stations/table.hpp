@@ -63,14 +63,16 @@ station_table table_from_groups(groups&& g, Names names, context const& ctx) {
   return table;
 }
 
-/// The table of a and b together: the same sort_by_key + reduce_by_key grouping as a chunk's records.
+/// The table of a and b together: the same sort_by_key + reduce_by_key grouping as a block's records.
+/// The merge of two partial answers: associative and commutative (a table is in key order, whatever
+/// order its rows arrived in), with the empty table as identity. names_compared is set if it was in
+/// either table or the grouping compared names.
 station_table merge_tables(station_table const& a, station_table const& b, context const& ctx);
 
 /// The table in the output order: by the unsigned bytes of the names.
 station_table sorted_by_name(station_table const& table, context const& ctx);
 
-/// Folds a chunk's table into the running table: the first chunk's table becomes the running table,
-/// later ones are merged with merge_tables. names_compared stays set once any grouping compared names.
+/// Folds a block's table into the running table with merge_tables (a first block's table is taken as it is).
 void merge_into(station_table& running, station_table&& chunk, context const& ctx);
 
 /// The table's rows on the host, in its order (sorted_by_name's, for the answer).

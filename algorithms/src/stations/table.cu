@@ -13,6 +13,11 @@
 namespace rowscan::stations {
 
 station_table merge_tables(station_table const& a, station_table const& b, context const& ctx) {
+  if (b.size() == 0 || a.size() == 0) {  // the identity: no grouping needed
+    station_table out = b.size() == 0 ? a : b;
+    out.names_compared = a.names_compared || b.names_compared;
+    return out;
+  }
   thrust::device_vector<std::uint64_t> keys(a.size() + b.size());
   thrust::copy(ctx.policy(), a.keys.begin(), a.keys.end(), keys.begin());
   thrust::copy(ctx.policy(), b.keys.begin(), b.keys.end(), keys.begin() + static_cast<std::ptrdiff_t>(a.size()));
@@ -22,7 +27,9 @@ station_table merge_tables(station_table const& a, station_table const& b, conte
   concatenated<stats_view> stats{stats_view{thrust::raw_pointer_cast(a.stats.data())},
                                  stats_view{thrust::raw_pointer_cast(b.stats.data())}, a.size()};
   auto stats_in = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), stats);
-  return table_from_groups(group_by_name(keys, names, stats_in, ctx), names, ctx);
+  station_table out = table_from_groups(group_by_name(keys, names, stats_in, ctx), names, ctx);
+  out.names_compared = out.names_compared || a.names_compared || b.names_compared;
+  return out;
 }
 
 /// Orders row numbers by the bytes of their names.
@@ -48,13 +55,13 @@ station_table sorted_by_name(station_table const& table, context const& ctx) {
 }
 
 void merge_into(station_table& running, station_table&& chunk, context const& ctx) {
-  if (running.size() == 0) {
-    running = std::move(chunk);
+  if (running.size() > 0) {
+    running = merge_tables(running, chunk, ctx);
     return;
   }
   bool const compared = running.names_compared || chunk.names_compared;
-  running = merge_tables(running, chunk, ctx);
-  running.names_compared = running.names_compared || compared;
+  running = std::move(chunk);  // the identity's merge, without a copy
+  running.names_compared = compared;
 }
 
 std::vector<station_summary> to_host_summaries(station_table const& table) {

@@ -1,0 +1,226 @@
+// Partial answers merge associatively: split an input into 1..N blocks anywhere between lines, fold each
+// block with a worker of its own, merge the partial answers and the tallies in any grouping (and the
+// answers, which also commute, in any order), and the result is byte for byte the reference's answer.
+// This is what lets the job driver hand blocks to several workers, devices and processes.
+#include "reference/lineitem_reference.hpp"
+#include "reference/stations_reference.hpp"
+#include "rowscan/context.hpp"
+#include "rowscan/generate/lineitem.hpp"
+#include "rowscan/job/tally.hpp"
+#include "rowscan/lineitem/format.hpp"
+#include "rowscan/lineitem/worker.hpp"
+#include "rowscan/stations/format.hpp"
+#include "rowscan/stations/worker.hpp"
+
+#include "support/light_mode.hpp"
+
+#include <thrust/device_vector.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace job = rowscan::job;
+using support::light;
+
+/// Cuts text into `parts` blocks at random line starts (some may be empty).
+std::vector<std::string> random_split(std::string const& text, std::size_t parts, std::mt19937& rng) {
+  std::vector<std::size_t> line_starts{0};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') line_starts.push_back(i + 1);
+  }
+  std::vector<std::size_t> cuts{0, text.size()};
+  for (std::size_t p = 1; p < parts; ++p) cuts.push_back(line_starts[rng() % line_starts.size()]);
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<std::string> blocks;
+  for (std::size_t i = 0; i + 1 < cuts.size(); ++i) blocks.push_back(text.substr(cuts[i], cuts[i + 1] - cuts[i]));
+  return blocks;
+}
+
+/// Merges neighbours chosen at random until one is left: every bracketing of the sequence can come out.
+template <class T, class Merge>
+T merge_in_random_tree(std::vector<T> items, Merge merge, std::mt19937& rng) {
+  while (items.size() > 1) {
+    std::size_t const i = rng() % (items.size() - 1);
+    items[i] = merge(items[i], items[i + 1]);
+    items.erase(items.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+  }
+  return items.front();
+}
+
+/// A block's text on the device with the padding the stations fast path reads past its end.
+struct device_block {
+  thrust::device_vector<char> bytes;
+  explicit device_block(std::string const& text) : bytes(text.size() + rowscan::stations::text_padding_bytes, '\0') {
+    thrust::copy(text.begin(), text.end(), bytes.begin());
+  }
+  char const* data() const { return thrust::raw_pointer_cast(bytes.data()); }
+};
+
+/// Valid measurements over `stations` names, with a bad line in about one of every `one_in`.
+std::string measurements_with_bad_lines(std::mt19937& rng, std::size_t stations, std::size_t rows, unsigned one_in) {
+  std::vector<std::string> names;
+  for (std::size_t s = 0; s < stations; ++s) {
+    std::string name(1 + rng() % 12, 'a');
+    for (char& c : name) c = static_cast<char>('a' + rng() % 26);
+    names.push_back(name + std::to_string(s));
+  }
+  std::string text;
+  for (std::size_t r = 0; r < rows; ++r) {
+    bool const bad = rng() % one_in == 0;
+    std::string const& name = names[rng() % stations];
+    int const tenths = static_cast<int>(rng() % 1999) - 999;
+    if (bad) {
+      text += name + (tenths % 2 != 0 ? ";12.34\n" : "\n");  // two decimals, or no separator
+      continue;
+    }
+    text += name + ";" + (tenths < 0 ? "-" : "") + std::to_string(std::abs(tenths) / 10) + "." +
+            std::to_string(std::abs(tenths) % 10) + "\n";
+  }
+  return text;
+}
+
+/// Every bad line the reference skipped, as the located errors would report them.
+void expect_same_skips(rowscan::skipped_lines const& got, std::vector<reference::skipped_line> const& expected) {
+  ASSERT_EQ(got.count(), expected.size());
+  for (std::size_t i = 0; i < got.first().size(); ++i) {
+    EXPECT_EQ(got.first()[i].line(), expected[i].line) << "skipped line " << i;
+    EXPECT_EQ(got.first()[i].byte_offset(), expected[i].byte_offset) << "skipped line " << i;
+  }
+}
+
+struct folded {
+  std::vector<rowscan::stations::station_table> tables;
+  std::vector<job::tally> tallies;
+};
+
+TEST(PartialMerge, StationTablesMergeInAnyGrouping) {
+  rowscan::context ctx;
+  for (std::uint32_t seed : {1u, 2u, 3u}) {
+    std::mt19937 rng(seed);
+    std::string const text = measurements_with_bad_lines(rng, 40, light(3000, 300), 25);
+    std::vector<reference::skipped_line> skipped;
+    std::string const expected = reference::stations_answer(text, &skipped);
+    for (unsigned key_bits : {64u, 3u}) {  // 3 bits: every merge compares names too
+      for (std::size_t parts : {1, 2, 3, 7, 16}) {
+        SCOPED_TRACE("seed=" + std::to_string(seed) + " key_bits=" + std::to_string(key_bits) +
+                     " parts=" + std::to_string(parts));
+        std::uint64_t const key_mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+        folded f;
+        for (std::string const& block : random_split(text, parts, rng)) {
+          device_block const device(block);
+          rowscan::stations::worker worker(ctx, {key_mask, false, true});
+          job::tally t = worker.fold(device.data(), block.size());
+          t.bytes = block.size();
+          f.tables.push_back(worker.partial());
+          f.tallies.push_back(t);
+        }
+        auto merge_tables = [&](auto const& a, auto const& b) { return rowscan::stations::merge_tables(a, b, ctx); };
+        auto answer_of = [&](rowscan::stations::station_table const& table) {
+          std::ostringstream out;
+          rowscan::stations::write_onebrc(out, to_host_summaries(sorted_by_name(table, ctx)));
+          return out.str();
+        };
+        EXPECT_EQ(answer_of(merge_in_random_tree(f.tables, merge_tables, rng)), expected);
+        std::shuffle(f.tables.begin(), f.tables.end(), rng);  // the tables commute as well
+        EXPECT_EQ(answer_of(merge_in_random_tree(f.tables, merge_tables, rng)), expected);
+
+        job::tally const whole = merge_in_random_tree(f.tallies, [](auto const& a, auto const& b) { return job::merge(a, b); }, rng);
+        EXPECT_EQ(whole.bytes, text.size());
+        EXPECT_FALSE(whole.stop.has_value());
+        expect_same_skips(job::located_skips(whole, "input.txt"), skipped);
+      }
+    }
+  }
+}
+
+std::string generated_lineitem(double scale, std::uint64_t seed) {
+  std::FILE* file = std::tmpfile();
+  rowscan::generate::write_lineitem(fileno(file), {scale, seed});
+  std::string text(static_cast<std::size_t>(std::ftell(file)), '\0');
+  std::rewind(file);
+  text.resize(std::fread(text.data(), 1, text.size(), file));
+  std::fclose(file);
+  return text;
+}
+
+TEST(PartialMerge, LineitemSumsMergeInAnyGrouping) {
+  rowscan::context ctx;
+  std::vector<std::uint64_t> const thresholds{0, 3, 7, 11};
+  std::string text = generated_lineitem(0.001, 5);
+  text = text.substr(0, text.find('\n', light<std::size_t>(text.size(), 4000)) + 1);
+  text += "1|2|3|4|5|6.00|7|\n";  // a bad row in the last block: skipped, counted, placed
+  std::vector<reference::skipped_line> skipped;
+  std::string const expected = reference::lineitem_answer(text, thresholds, &skipped);
+  std::mt19937 rng(9);
+  for (std::size_t parts : {1, 2, 5, 16}) {
+    SCOPED_TRACE("seed=9 parts=" + std::to_string(parts));
+    std::vector<rowscan::lineitem::partial_sums> sums;
+    std::vector<job::tally> tallies;
+    for (std::string const& block : random_split(text, parts, rng)) {
+      thrust::device_vector<char> const device(block.begin(), block.end());
+      rowscan::lineitem::worker worker(ctx, {thresholds, 1 << 20, true});
+      job::tally t = worker.fold(thrust::raw_pointer_cast(device.data()), block.size());
+      t.bytes = block.size();
+      sums.push_back(worker.partial());
+      tallies.push_back(t);
+    }
+    auto merge_sums = [](auto const& a, auto const& b) { return rowscan::lineitem::merge(a, b); };
+    std::shuffle(sums.begin(), sums.end(), rng);
+    std::string got;
+    for (auto const& r : merge_in_random_tree(sums, merge_sums, rng)) got += rowscan::lineitem::format_cents(r.sum_cents) + "\n";
+    EXPECT_EQ(got, expected);
+    expect_same_skips(job::located_skips(merge_in_random_tree(tallies, [](auto const& a, auto const& b) { return job::merge(a, b); }, rng), "lineitem.tbl"),
+                      skipped);
+  }
+}
+
+/// A random tally of a text of random size, with bad lines at random places inside it.
+job::tally random_tally(std::mt19937& rng) {
+  job::tally t;
+  t.bytes = rng() % 1000;
+  t.lines = rng() % 50;
+  for (std::uint64_t i = 0, n = rng() % 4; i < n; ++i) {
+    ++t.skipped;
+    t.skip({rng() % (t.lines + 1), rng() % (t.bytes + 1), "why " + std::to_string(rng() % 10)});
+  }
+  if (rng() % 5 == 0) t.stop = job::bad_line{rng() % (t.lines + 1), rng() % (t.bytes + 1), "stop"};
+  return t;
+}
+
+void expect_equal(job::tally const& a, job::tally const& b) {
+  EXPECT_EQ(a.bytes, b.bytes);
+  EXPECT_EQ(a.lines, b.lines);
+  EXPECT_EQ(a.skipped, b.skipped);
+  ASSERT_EQ(a.first_skipped.size(), b.first_skipped.size());
+  for (std::size_t i = 0; i < a.first_skipped.size(); ++i) {
+    EXPECT_EQ(a.first_skipped[i].line, b.first_skipped[i].line);
+    EXPECT_EQ(a.first_skipped[i].byte, b.first_skipped[i].byte);
+    EXPECT_EQ(a.first_skipped[i].why, b.first_skipped[i].why);
+  }
+  ASSERT_EQ(a.stop.has_value(), b.stop.has_value());
+  if (a.stop) {
+    EXPECT_EQ(a.stop->line, b.stop->line);
+    EXPECT_EQ(a.stop->byte, b.stop->byte);
+  }
+}
+
+TEST(PartialMerge, TalliesAreAnOrderedMonoid) {
+  std::mt19937 rng(21);
+  for (int i = 0; i < 2000; ++i) {
+    SCOPED_TRACE("seed=21 i=" + std::to_string(i));
+    job::tally const a = random_tally(rng), b = random_tally(rng), c = random_tally(rng);
+    expect_equal(job::merge(job::merge(a, b), c), job::merge(a, job::merge(b, c)));
+    expect_equal(job::merge(job::tally{}, a), a);
+    expect_equal(job::merge(a, job::tally{}), a);
+  }
+}
+
+}  // namespace
