@@ -4,8 +4,9 @@
 #include <thrust/detail/config.h>
 
 // ROWSCAN_HAS_CUB is 1 when the Thrust device system is CUDA, so CUB's device-wide algorithms may be
-// called. Every CUB fast path keeps a portable Thrust twin (named *_thrust) that CI tests on the CPU
-// and the GPU test run cross-checks against the fast path.
+// called. Every CUB fast path sits behind this switch beside its portable Thrust path, which CI tests
+// on the CPU; on a GPU, --portable (stations::summarize_options::portable_only) runs the portable path
+// too, and the tests compare the two.
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
 #  if !defined(__CUDACC__)
 #    error "the CUDA device system needs this translation unit compiled by nvcc"
