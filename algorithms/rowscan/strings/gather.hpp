@@ -20,6 +20,7 @@
 #pragma once
 
 #include "rowscan/context.hpp"
+#include "rowscan/read_back.hpp"
 #include "rowscan/device_buffer.hpp"
 #include "rowscan/strings/column.hpp"
 
@@ -324,7 +325,9 @@ std::int64_t gathered_offsets(Source source, IndexIt indices, std::size_t count,
   thrust::transform(ctx.policy(), thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(count + 1),
                     thrust::make_zip_iterator(starts, offsets), locate_gathered<Source, IndexIt>{source, indices, count});
   thrust::exclusive_scan(ctx.policy(), offsets, offsets + n, offsets, std::int64_t{0});  // sizes -> offsets, in place
-  return thrust::device_ptr<std::int64_t const>(offsets)[static_cast<std::ptrdiff_t>(count)];
+  std::int64_t total = 0;
+  copy_to_host(offsets + count, 1, &total, ctx);
+  return total;
 }
 
 /// Step 2, char-parallel: one transform over the `total` output bytes.
