@@ -6,6 +6,9 @@
 # lineitem:   `rowscan lineitem --stats` on a generated scale-factor-SF lineitem.tbl
 # benchmarks: every program in build/cuda/benchmarks (Google Benchmark's .so from $BENCHMARK_LIB_DIR)
 # gather:     the string-gather grid (issue 4) as CSV and a Markdown report
+# ab:         `ab BASE_EXE ROWS SF`: whole-process medians of 5 for this build and BASE_EXE (another
+#             commit's rowscan), run by run in turn on the same hot files: ROWS rows with 413 and 10,000
+#             stations and a scale-SF lineitem.tbl; the answers must be equal
 # sanitize:   every test under compute-sanitizer --tool TOOL (memcheck, racecheck, ...) in light mode, one
 #             process per test, SANITIZE_JOBS (16) at once, SANITIZE_TIMEOUT (500) s each; FILTER (a regex
 #             of test names, not a section's name) picks some for a rerun
@@ -212,10 +215,42 @@ run_gather() {
   tail -40 "$out/string_gather.md"
 }
 
+# One A/B measurement: 5 runs each of BASE_EXE and this build, alternating, after one warm-up each.
+ab_pair() {
+  local name=$1 base=$2
+  shift 2
+  "$base" "$@" > "$out/ab-$name-base.out" 2>&1
+  $exe "$@" > "$out/ab-$name-new.out" 2>&1
+  cmp -s "$out/ab-$name-base.out" "$out/ab-$name-new.out" && echo "$name: same answer" || echo "$name: ANSWERS DIFFER"
+  : > "$out/ab-$name-base.txt"
+  : > "$out/ab-$name-new.txt"
+  for run in 1 2 3 4 5; do
+    wall_seconds timeout 150 "$base" "$@" >> "$out/ab-$name-base.txt"
+    wall_seconds timeout 150 $exe "$@" >> "$out/ab-$name-new.txt"
+  done
+  echo "$name: base median $(median < "$out/ab-$name-base.txt") s ($(paste -sd' ' "$out/ab-$name-base.txt")), new median $(median < "$out/ab-$name-new.txt") s ($(paste -sd' ' "$out/ab-$name-new.txt"))" | tee -a "$out/summary.txt"
+}
+
+run_ab() {
+  local base=$1 rows=$2 sf=$3
+  for stations in 413 10000; do
+    local file="$data/ab-$rows-$stations.txt"
+    [ -f "$file" ] || $exe generate measurements --rows "$rows" --stations "$stations" --seed 1 -o "$file"
+    cat "$file" > /dev/null
+    ab_pair "stations-$stations" "$base" stations "$file"
+    $exe stations --stats "$file" 2>&1 > /dev/null | tee "$out/ab-stations-$stations-stats.log"
+  done
+  local table="$data/ab-lineitem-$sf.tbl"
+  [ -f "$table" ] || $exe generate lineitem --scale "$sf" --seed 1 -o "$table"
+  cat "$table" > /dev/null
+  ab_pair "lineitem-$sf" "$base" lineitem "$table" --suppkey-below 5000
+  $exe lineitem --stats "$table" --suppkey-below 5000 2>&1 > /dev/null | tee "$out/ab-lineitem-stats.log"
+}
+
 # Exit status: 1 when a sanitize section found a test that was not clean.
 status=0
 is_section() {
-  case "$1" in tests | stations | lineitem | benchmarks | gather | sanitize) return 0 ;; esac
+  case "$1" in tests | stations | lineitem | benchmarks | gather | ab | sanitize) return 0 ;; esac
   return 1
 }
 
@@ -226,6 +261,7 @@ while [ $# -gt 0 ]; do
     lineitem) run_lineitem "$2"; shift 2 ;;
     benchmarks) run_benchmarks; shift ;;
     gather) run_gather; shift ;;
+    ab) run_ab "$2" "$3" "$4"; shift 4 ;;
     sanitize)
       if [ $# -ge 3 ] && ! is_section "$3"; then
         run_sanitize "$2" "$3" || status=1
