@@ -320,4 +320,21 @@ std::uint32_t sum_atomic(std::uint32_t const* values, std::size_t n, scratch& s)
   return reduce_in_one_pass(values, n, grid_for(n, s.sms), s.b.data().get());
 }
 
+template <class T>
+T sum_two_passes(T const* values, std::size_t n, unsigned blocks) {
+  thrust::device_vector<T> partials(blocks), sum(1);
+  return reduce_in_two_passes(reduce_with_block_reduce<T>, values, n, blocks, partials.data().get(), sum.data().get());
+}
+
+template <class T>
+T sum_one_pass_atomic(T const* values, std::size_t n, unsigned blocks) {
+  thrust::device_vector<T> sum(1);
+  return reduce_in_one_pass(values, n, blocks, sum.data().get());
+}
+
+template float sum_two_passes<float>(float const*, std::size_t, unsigned);
+template std::uint32_t sum_two_passes<std::uint32_t>(std::uint32_t const*, std::size_t, unsigned);
+template float sum_one_pass_atomic<float>(float const*, std::size_t, unsigned);
+template std::uint32_t sum_one_pass_atomic<std::uint32_t>(std::uint32_t const*, std::size_t, unsigned);
+
 }  // namespace samples::hand_written

@@ -40,6 +40,14 @@ std::uint32_t sum_block_reduce(std::uint32_t const* values, std::size_t n, scrat
 /// The same block sums, added into one word with atomicAdd: one pass (and a memset).
 std::uint32_t sum_atomic(std::uint32_t const* values, std::size_t n, scratch& s);
 
+/// For the float-determinism demonstration (untimed; they allocate their own partials). The sum of
+/// kernel 7's shape with cub::BlockReduce on a grid of `blocks` blocks: two passes, or one pass that
+/// atomicAdds the blocks' sums in whatever order the blocks finish.
+template <class T>
+T sum_two_passes(T const* values, std::size_t n, unsigned blocks);
+template <class T>
+T sum_one_pass_atomic(T const* values, std::size_t n, unsigned blocks);
+
 /// Streaming multiprocessors of the current device.
 unsigned multiprocessors();
 

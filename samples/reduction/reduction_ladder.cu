@@ -15,7 +15,8 @@
 // table gives each rung's GB/s (bytes read / time, GB = 1e9 bytes), its share of the copy's rate (bytes
 // read + written / time), and its speedup over the rung it changes ("step") and over the first rung
 // ("cumulative"). `--csv` prints the table as CSV rows; `--csv FILE` writes them to FILE and prints the
-// table too.
+// table too. Then the same data as float shows that the order of a float sum changes its bits, while
+// the integer sums are exact in every order.
 //
 // usage: reduction_ladder [--size N] [--repeat R] [--csv [FILE]] [--print [--expect FILE]]
 //   env ROWSCAN_COMMIT: the commit recorded in the CSV rows (scripts/ladder_device.sh sets it)
@@ -30,6 +31,7 @@
 #include <thrust/host_vector.h>
 #include <thrust/reduce.h>
 #include <thrust/tabulate.h>
+#include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
 
 #if ROWSCAN_HAS_CUB
@@ -38,15 +40,18 @@
 #endif
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <functional>
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -226,6 +231,128 @@ void write_csv(std::ostream& out, std::vector<row> const& rows, std::string cons
   }
 }
 
+// ---- float sums depend on the order; integer sums do not --------------------------------------------
+
+/// The demonstration's floats: each digit as 0.1f x digit.
+struct tenth_of {
+  ROWSCAN_HD float operator()(std::uint32_t digit) const { return 0.1f * static_cast<float>(digit); }
+};
+
+template <class T>
+T sum_first_to_last(std::vector<T> const& v) {
+  T sum = 0;
+  for (T x : v) sum += x;
+  return sum;
+}
+
+template <class T>
+T sum_last_to_first(std::vector<T> const& v) {
+  T sum = 0;
+  for (auto it = v.rbegin(); it != v.rend(); ++it) sum += *it;
+  return sum;
+}
+
+/// Halves, each summed the same way, then added: the order of a tree, as the GPU rungs add.
+template <class T>
+T sum_pairwise(T const* v, std::size_t n) {
+  if (n <= 16) {
+    T sum = 0;
+    for (std::size_t i = 0; i < n; ++i) sum += v[i];
+    return sum;
+  }
+  return sum_pairwise(v, n / 2) + sum_pairwise(v + n / 2, n - n / 2);
+}
+
+/// The exact sum of the floats. 0.1f x digit is a multiple of 2^-27 (the spacing of floats in [1/16, 1/8),
+/// where 0.1f lies; larger floats are spaced wider), so the sum is a whole number of 2^-27, counted
+/// exactly in 64 bits (at most 2^28 values below 2^27 units each).
+long double exact_sum(std::vector<float> const& v) {
+  std::uint64_t units = 0;
+  for (float x : v) units += static_cast<std::uint64_t>(std::ldexp(static_cast<double>(x), 27));
+  return std::ldexp(static_cast<long double>(units), -27);
+}
+
+#if ROWSCAN_HAS_CUB
+/// cub::DeviceReduce::Sum once, its temporary storage allocated here (untimed).
+template <class T>
+T cub_sum_once(T const* values, std::size_t n) {
+  std::size_t temp_bytes = 0;
+  thrust::device_vector<T> sum(1);
+  SAMPLE_CUDA_TRY(cub::DeviceReduce::Sum(nullptr, temp_bytes, values, sum.data().get(), n));
+  thrust::device_vector<unsigned char> temp(temp_bytes);
+  SAMPLE_CUDA_TRY(cub::DeviceReduce::Sum(temp.data().get(), temp_bytes, values, sum.data().get(), n));
+  return sum[0];
+}
+#endif
+
+/// The same sum in one order, as float and as uint32.
+struct ordered_sum {
+  std::string order;
+  float as_float;
+  std::uint32_t as_uint32;
+};
+
+/// Sums the digits as float (0.1f x digit) and as uint32 in several orders and launch shapes, prints
+/// each result with its bits, and returns false if two uint32 sums differ (they must not).
+bool print_float_orders(std::ostream& out, thrust::device_vector<std::uint32_t> const& digits,
+                        std::vector<std::uint32_t> const& host, rowscan::context const& ctx) {
+  std::size_t const n = digits.size();
+  thrust::device_vector<float> floats(n);
+  thrust::transform(ctx.policy(), digits.begin(), digits.end(), floats.begin(), tenth_of{});
+  thrust::host_vector<float> const staged = floats;
+  std::vector<float> const host_floats(staged.begin(), staged.end());
+
+  std::vector<ordered_sum> sums;
+  sums.push_back({"host loop, first to last", sum_first_to_last(host_floats), sum_first_to_last(host)});
+  sums.push_back({"host loop, last to first", sum_last_to_first(host_floats), sum_last_to_first(host)});
+  sums.push_back({"host pairwise tree", sum_pairwise(host_floats.data(), n), sum_pairwise(host.data(), n)});
+  sums.push_back({"thrust::reduce on the device system",
+                  thrust::reduce(ctx.policy(), floats.begin(), floats.end(), 0.0f, thrust::plus<float>{}),
+                  thrust::reduce(ctx.policy(), digits.begin(), digits.end(), std::uint32_t{0},
+                                 thrust::plus<std::uint32_t>{})});
+#if ROWSCAN_HAS_CUB
+  namespace hw = samples::hand_written;
+  float const* f = floats.data().get();
+  std::uint32_t const* u = digits.data().get();
+  for (int run = 1; run <= 2; ++run) {
+    sums.push_back({"cub::DeviceReduce::Sum, run " + std::to_string(run), cub_sum_once(f, n), cub_sum_once(u, n)});
+  }
+  unsigned const sms = hw::multiprocessors();
+  for (unsigned blocks : {1u, sms, 8 * sms}) {
+    sums.push_back({"rung 8's two passes, " + std::to_string(blocks) + " blocks", hw::sum_two_passes(f, n, blocks),
+                    hw::sum_two_passes(u, n, blocks)});
+  }
+  for (int run = 1; run <= 3; ++run) {
+    sums.push_back({"rung 12's atomicAdd, " + std::to_string(8 * sms) + " blocks, run " + std::to_string(run),
+                    hw::sum_one_pass_atomic(f, n, 8 * sms), hw::sum_one_pass_atomic(u, n, 8 * sms)});
+  }
+#endif
+
+  long double const exact = exact_sum(host_floats);
+  out << "\nThe same " << n << " digits summed in different orders, as float (0.1f x digit) and as uint32:\n"
+      << std::left << std::setw(44) << "order" << std::right << std::setw(18) << "float sum" << std::setw(12)
+      << "float bits" << std::setw(16) << "float - exact" << std::setw(12) << "uint32 sum" << '\n';
+  out << std::left << std::setw(44) << "exact sum of these floats (in 2^-27 units)" << std::right << std::setw(18)
+      << fixed(static_cast<double>(exact), 4) << std::setw(12) << "-" << std::setw(16) << "0" << std::setw(12)
+      << sequential_sum(host) << '\n';
+  std::set<std::uint32_t> float_bits, uint32_sums;
+  for (auto const& s : sums) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &s.as_float, sizeof bits);
+    float_bits.insert(bits);
+    uint32_sums.insert(s.as_uint32);
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08x", bits);
+    out << std::left << std::setw(44) << s.order << std::right << std::setw(18) << fixed(s.as_float, 4)
+        << std::setw(12) << hex << std::setw(16) << fixed(static_cast<double>(s.as_float - exact), 4) << std::setw(12)
+        << s.as_uint32 << '\n';
+  }
+  out << "float: " << float_bits.size() << " different results from " << sums.size() << " orders; uint32: "
+      << uint32_sums.size() << (uint32_sums.size() == 1 ? " result (integer addition is exact in any order)\n"
+                                                        : " results: MISMATCH\n");
+  return uint32_sums.size() == 1;
+}
+
 // ---- the worked example -----------------------------------------------------------------------------
 
 /// --print: a tiny input through the trees of kernels 1 to 4, their costs on a 256-thread block, and the
@@ -395,6 +522,7 @@ int main(int argc, char** argv) {
     }
     report << (all_ok ? "all rungs agree" : "MISMATCH: some rung differs from the loop") << " (sum " << expected
            << ")\n";
+    if (!csv_to_stdout) all_ok = print_float_orders(std::cout, values, host, ctx) && all_ok;
     return all_ok ? 0 : 1;
   });
 }
