@@ -154,7 +154,7 @@ __device__ void block_tree(T* partial, unsigned tid) {
 
 template <unsigned Block>
 __global__ void reduce6_unrolled(std::uint32_t const* in, std::uint32_t* out, std::size_t n) {
-  __shared__ std::uint32_t partial[Block];
+  extern __shared__ std::uint32_t partial[];  // Block words, like kernels 1-5 (reduce_in_levels sizes it)
   unsigned const tid = threadIdx.x;
   std::size_t const i = blockIdx.x * (2 * std::size_t{Block}) + tid;
   std::uint32_t sum = i < n ? in[i] : 0;
