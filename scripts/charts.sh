@@ -3,10 +3,14 @@
 #
 #   scripts/charts.sh
 #
-# The CSV files are what the samples print with --csv (sample,device,variant,items,bytes,ms,gb_per_s);
-# a file may hold several samples and devices, and several files may hold one sample (for example
-# reduction_ladder-cpu.csv and reduction_ladder-h100.csv). Each chart has one group of bars per variant,
-# one bar per device, GB/s of input read on a log scale. Needs gnuplot (Debian: gnuplot-nox, or
+# The CSV files are what the samples print with --csv (sample,device,variant,items,bytes,ms,gb_per_s,
+# then the reduction ladder's own columns, which are not drawn); a file may hold several samples and
+# devices, and several files may hold one sample (for example reduction_ladder-cpu.csv and
+# reduction_ladder-h100.csv). Each chart has one group of bars per variant, one bar per device, on a
+# linear axis from zero: GB/s of input read, GB = 10^9 bytes. A device keeps one colour in every chart
+# (the devices of all the files, sorted by name, take the palette in turn). A `device_copy` row (the
+# ladder's device-to-device copy) is not a bar but a dashed line across the chart at that device's copy
+# rate, which counts bytes read + written. Needs gnuplot (Debian: gnuplot-nox, or
 # scripts/bootstrap.sh --charts). Not part of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,10 +34,22 @@ trap 'rm -rf "$work"' EXIT
 mapfile -t ordered < <(wc -l "${csvs[@]}" | awk '$2 != "total" { print $1 "\t" $2 }' | sort -s -k1,1nr | cut -f2)
 awk -F, '$1 == "sample" { next } NF >= 7 { print }' "${ordered[@]}" > "$work/rows.csv"
 
+# One colour per device, the same in every chart.
+palette=("#1f77b4" "#d62728" "#2ca02c" "#ff7f0e" "#9467bd" "#8c564b" "#e377c2" "#17becf")
+declare -A colour
+i=0
+while IFS= read -r device; do
+  colour[$device]=${palette[$((i % ${#palette[@]}))]}
+  i=$((i + 1))
+done < <(cut -d, -f2 "$work/rows.csv" | sort -u)
+
 for sample in $(cut -d, -f1 "$work/rows.csv" | awk '!seen[$0]++'); do
   # Pivot to one line per variant and one column per device (tab-separated; "?" where not measured).
-  awk -F, -v sample="$sample" '
+  # The copy rows go to $sample.copy instead: one line per device, its copy rate.
+  : > "$work/$sample.copy"
+  awk -F, -v sample="$sample" -v copies="$work/$sample.copy" '
     $1 != sample { next }
+    $3 == "device_copy" { printf "%s\t%s\n", $2, $7 > copies; next }
     !($3 in vi) { vi[$3] = ++nv; variants[nv] = $3 }
     !($2 in di) { di[$2] = ++nd; devices[nd] = $2 }
     { value[$3, $2] = $7 }
@@ -46,24 +62,35 @@ for sample in $(cut -d, -f1 "$work/rows.csv" | awk '!seen[$0]++'); do
       }
     }' "$work/rows.csv" > "$work/$sample.tsv"
   columns=$(head -1 "$work/$sample.tsv" | awk -F'\t' '{ print NF }')
+  variants=$(($(wc -l < "$work/$sample.tsv") - 1))
+  bar_colours=""
+  while IFS= read -r device; do
+    bar_colours+="${colour[$device]} "
+  done < <(head -1 "$work/$sample.tsv" | tr '\t' '\n' | tail -n +2)
+  copy_lines=""
+  while IFS=$'\t' read -r device rate; do
+    copy_lines+=", $rate with lines dashtype 2 linewidth 2 linecolor rgb \"${colour[$device]}\" title \"$device: copy (bytes read + written)\""
+  done < "$work/$sample.copy"
   gnuplot <<EOF
 set terminal svg size 900,480 dynamic enhanced font "sans,12" background rgb "white"
 set output "docs/charts/$sample.svg"
 set datafile separator "\t"
 set datafile missing "?"
-set title "$sample: GB/s of input read (higher is better, log scale)" noenhanced
+set title "$sample: GB/s of input read, GB = 10^9 bytes (higher is better)" noenhanced
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set logscale y 10
+set xrange [-0.6:$variants - 0.4]
+set yrange [0:*]
 set format y "%g"
-set ylabel "GB/s"
+set ylabel "GB/s (10^9 bytes per second)" noenhanced
 set grid ytics
-set key outside right top vertical noenhanced
+set key outside top center horizontal noenhanced
 set xtics rotate by -25 noenhanced
 set bmargin 7
-plot for [c=2:$columns] "$work/$sample.tsv" using c:xtic(1) title columnheader(c)
+colours = "$bar_colours"
+plot for [c=2:$columns] "$work/$sample.tsv" using c:xtic(1) title columnheader(c) linecolor rgb word(colours, c - 1)$copy_lines
 EOF
   echo "charts: docs/charts/$sample.svg"
 done

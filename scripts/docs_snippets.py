@@ -17,7 +17,9 @@ output, which CTest checks the sample still prints). Marker lines inside a quote
   <!-- /csv-table -->
 
 renders a CSV file in the samples' --csv format (sample,device,variant,items,bytes,ms,gb_per_s) as a
-table; a file that does not exist yet renders as a line saying so.
+table; a file that does not exist yet renders as a line saying so. A file with the reduction ladder's
+extra columns (rung, change, pct_of_copy, step_speedup, ...) renders in Harris's format instead: one
+table per device and run, with the time, GB/s, % of the copy's rate, step and cumulative speedup.
 
 usage: scripts/docs_snippets.py [--check] [FILE.md ...]   (default: every docs/*.md)
   --check  change nothing; exit 1 if some block is stale (CTest runs this: docs.snippets_current)
@@ -88,11 +90,44 @@ def table(arg):
             rows.append(row)
     if not rows:
         raise DocsError(f"csv-table '{arg}': no rows")
+    if LADDER_COLUMNS <= rows[0].keys():
+        return ladder_table(rows)
     out = ["| device | variant | items | MB read | ms | GB/s |", "| --- | --- | ---: | ---: | ---: | ---: |"]
     for r in rows:
         mb = number(str(int(r["bytes"]) / 1e6), 1)
         out.append(f"| {r['device']} | `{r['variant']}` | {int(r['items']):,} | {mb} | "
                    f"{number(r['ms'], 3)} | {number(r['gb_per_s'], 2)} |")
+    return "\n".join(out) + "\n"
+
+
+LADDER_COLUMNS = {"rung", "change", "input_bytes", "pct_of_copy", "step_speedup", "step_vs", "cumulative_speedup",
+                  "cumulative_vs", "commit", "date"}
+
+
+def ladder_table(rows):
+    """The reduction ladder's CSV in Harris's format: one table per device, commit and date."""
+    out = []
+    runs = {}
+    for r in rows:
+        runs.setdefault((r["device"], r["commit"], r["date"], r["input_bytes"]), []).append(r)
+    for (device, commit, date, input_bytes), run in runs.items():
+        if out:
+            out.append("")
+        out.append(f"{device}, {int(input_bytes) / 1e6:,.1f} MB of input, commit `{commit}`, {date}:")
+        out.append("")
+        out.append("| rung | what changed | ms | GB/s | % of copy | step | cumulative |")
+        out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+        for r in run:
+            pct = f"{float(r['pct_of_copy']):.1f}%" if r["pct_of_copy"] else "-"
+            step = f"{float(r['step_speedup']):.2f}x vs {r['step_vs']}" if r["step_speedup"] else "-"
+            cumulative = f"{float(r['cumulative_speedup']):.2f}x" if r["cumulative_speedup"] else "-"
+            out.append(f"| {r['rung']} | {r['change']} (`{r['variant']}`) | {number(r['ms'], 3)} | "
+                       f"{number(r['gb_per_s'], 1)} | {pct} | {step} | {cumulative} |")
+        vs = {r["cumulative_vs"] for r in run if r["cumulative_vs"]}
+        if vs:
+            out.append("")
+            out.append(f"Cumulative: speedup over rung {', '.join(sorted(vs))}. GB/s: bytes read / time, GB = 1e9 bytes "
+                       "(the copy's row: bytes read + written).")
     return "\n".join(out) + "\n"
 
 

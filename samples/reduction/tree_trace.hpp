@@ -1,6 +1,6 @@
 // samples/reduction/tree_trace.hpp: what the hand-written kernels do inside one block, replayed on the
 // host so that every backend can print it (reduction_ladder --print). The loops below use the same
-// index expressions as hand_written_kernels.cu.
+// index expressions as kernels 1 to 3 of hand_written_kernels.cu.
 #pragma once
 
 #include <algorithm>
@@ -16,9 +16,9 @@ namespace samples::trace {
 
 /// How a block's threads pick the shared-memory words they add at each step of the tree.
 enum class addressing {
-  modulo,       ///< the very first version: thread tid works if tid % (2s) == 0, on word tid
-  interleaved,  ///< kernel #1: thread tid works if 2*s*tid < block, on word 2*s*tid
-  sequential,   ///< kernel #2: thread tid works if tid < s, on word tid (s = block/2, block/4, ...)
+  modulo,       ///< kernel #1: thread tid works if tid % (2s) == 0, on word tid
+  interleaved,  ///< kernel #2: thread tid works if 2*s*tid < block, on word 2*s*tid (the same words as #1)
+  sequential,   ///< kernels #3 to #7: thread tid works if tid < s, on word tid (s = block/2, block/4, ...)
 };
 
 /// The strides s of the tree, in the order the loop visits them.
@@ -90,9 +90,9 @@ inline std::vector<step_cost> costs(addressing a, unsigned block) {
 
 inline char const* name(addressing a) {
   switch (a) {
-    case addressing::modulo: return "tid % 2s (first version)";
-    case addressing::interleaved: return "kernel #1 interleaved";
-    case addressing::sequential: return "kernel #2 sequential";
+    case addressing::modulo: return "kernel #1 tid % 2s";
+    case addressing::interleaved: return "kernel #2 index 2*s*tid";
+    case addressing::sequential: return "kernel #3 tid < s";
   }
   return "";
 }
