@@ -1,6 +1,7 @@
 // app/command_line.hpp: the option handling every subcommand shares.
 #pragma once
 
+#include "rowscan/job/driver.hpp"
 #include "rowscan/skipped_lines.hpp"
 
 #include <cxxopts.hpp>
@@ -15,6 +16,7 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <unistd.h>
 
 namespace rowscan::app {
 
@@ -51,17 +53,6 @@ inline void reject_with_explain(cxxopts::ParseResult const& args, std::initializ
   }
 }
 
-/// The option both workloads share for bad input.
-inline void add_skip_invalid_option(cxxopts::Options& options) {
-  options.add_options()("skip-invalid", "skip bad lines instead of stopping at the first; the answer covers the "
-                                        "valid lines, and stderr gets one line with the count and the first 5");
-}
-
-/// After the answer: the one stderr line saying what --skip-invalid left out (nothing if nothing was).
-inline void report_skipped(skipped_lines const& skipped) {
-  if (skipped.count() > 0) std::cerr << "rowscan: " << skipped.summary() << '\n';
-}
-
 /// Testing aid: ROWSCAN_FAIL_ALLOC_ABOVE=BYTES makes chunk-sized device arrays above BYTES fail as on
 /// a full device (summarize_options::fail_allocations_above). Unset, empty or 0: never.
 inline std::size_t fail_allocations_above_from_environment() {
@@ -75,6 +66,38 @@ inline std::size_t fail_allocations_above_from_environment() {
                                              std::string(value) + "'");
   }
   return bytes;
+}
+
+/// The options of the job driver (rowscan/job/driver.hpp), the same for every workload.
+inline void add_job_options(cxxopts::Options& options) {
+  options.add_options()
+      ("chunk-size", "bytes of text processed at once (default: sized from free device memory)",
+       cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
+      ("threads", "threads reading a regular file (default: one per core, up to 16)",
+       cxxopts::value<unsigned>()->default_value("0"), "N")
+      ("stats", "print the time of each stage to stderr")
+      ("skip-invalid", "skip bad lines instead of stopping at the first; the answer covers the valid lines, and "
+                       "stderr gets one line with the count and the first 5")
+      ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)");
+}
+
+/// The job driver's options as given (progress is the caller's: see progress_meter).
+inline void read_job_options(cxxopts::ParseResult const& args, job::job_options& out) {
+  out.chunk_size = args["chunk-size"].as<std::size_t>();
+  out.reader_threads = args["threads"].as<unsigned>();
+  out.time_stages = args.count("stats") > 0;
+  out.skip_invalid = args.count("skip-invalid") > 0;
+  out.fail_allocations_above = fail_allocations_above_from_environment();
+}
+
+/// Whether to draw a progress bar: not asked away, and stderr is a terminal.
+inline bool wants_progress(cxxopts::ParseResult const& args) {
+  return args.count("no-progress") == 0 && ::isatty(STDERR_FILENO);
+}
+
+/// After the answer: the one stderr line saying what --skip-invalid left out (nothing if nothing was).
+inline void report_skipped(skipped_lines const& skipped) {
+  if (skipped.count() > 0) std::cerr << "rowscan: " << skipped.summary() << '\n';
 }
 
 }  // namespace rowscan::app

@@ -8,6 +8,7 @@
 
 #include "command_line.hpp"
 #include "explain.hpp"
+#include "progress.hpp"
 #include "stats.hpp"
 
 #include <cxxopts.hpp>
@@ -46,18 +47,15 @@ int lineitem_command(int argc, char** argv) {
        cxxopts::value<std::string>(), "Z")
       ("format", "output format: text or json (json adds matched row counts and timings)",
        cxxopts::value<std::string>()->default_value("text"))
-      ("chunk-size", "bytes of text processed at once (default: sized from free device memory)",
-       cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
-      ("stats", "print load and query times to stderr")
       ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
                   "answer");
-  add_skip_invalid_option(options);
+  add_job_options(options);
   options.parse_positional({"file"});
   auto const parsed = parse_command_line(options, argc, argv,
                                          {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}});
   if (!parsed) return success;
   auto const& args = *parsed;
-  reject_with_explain(args, {"chunk-size", "stats", "skip-invalid", "format"});
+  reject_with_explain(args, {"chunk-size", "threads", "stats", "skip-invalid", "format"});
   std::string const format = args["format"].as<std::string>();
   if (format != "text" && format != "json") {
     throw cxxopts::exceptions::specification("unknown output format '" + format + "' (expected text or json)");
@@ -77,14 +75,14 @@ int lineitem_command(int argc, char** argv) {
     std::cout << out.str() << std::flush;
     return std::cout ? success : failure;
   }
-  opts.chunk_size = args["chunk-size"].as<std::size_t>();
-  opts.time_stages = args.count("stats") > 0;
-  opts.skip_invalid = args.count("skip-invalid") > 0;
-  opts.fail_allocations_above = fail_allocations_above_from_environment();
+  read_job_options(args, opts);
 
   auto const start = std::chrono::steady_clock::now();
   io::input_file input(args["file"].as<std::string>());
+  progress_meter progress(regular_file_bytes(input.fd()), wants_progress(args));
+  opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   lineitem::summary const result = lineitem::summarize(input.fd(), input.label(), opts);
+  progress.finish();
 
   // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
   std::string const text = format == "json" ? lineitem::format_json(result) : lineitem::format_text(result);

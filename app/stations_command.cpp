@@ -41,19 +41,13 @@ int stations_command(int argc, char** argv) {
   options.positional_help("FILE").show_positional_help();
   options.add_options()
       ("file", "measurements file, or - for standard input", cxxopts::value<std::string>())
-      ("chunk-size", "bytes of text processed at once (default: sized from free device memory)",
-       cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
       ("format", "output format: 1brc, json or csv", cxxopts::value<std::string>()->default_value("1brc"))
-      ("stats", "print a per-stage time breakdown to stderr")
-      ("threads", "threads reading a regular file (default: one per core, up to 16)",
-       cxxopts::value<unsigned>()->default_value("0"), "N")
       ("portable", "use only the portable Thrust compositions, not the CUB fast paths (for testing)")
       ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
                   "answer")
-      ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)")
       ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
                    "name-comparing fallback)", cxxopts::value<unsigned>()->default_value("64"), "N");
-  add_skip_invalid_option(options);
+  add_job_options(options);
   options.parse_positional({"file"});
   auto const parsed = parse_command_line(options, argc, argv, {{"file", "missing FILE"}});
   if (!parsed) return success;
@@ -71,17 +65,13 @@ int stations_command(int argc, char** argv) {
   }
 
   stations::summarize_options opts;
-  opts.chunk_size = args["chunk-size"].as<std::size_t>();
+  read_job_options(args, opts);
   opts.key_bits = args["key-bits"].as<unsigned>();
-  opts.time_stages = args.count("stats") > 0;
-  opts.skip_invalid = args.count("skip-invalid") > 0;
-  opts.fail_allocations_above = fail_allocations_above_from_environment();
-  opts.reader_threads = args["threads"].as<unsigned>();
   opts.portable_only = args.count("portable") > 0;
 
   auto const start = std::chrono::steady_clock::now();
   io::input_file input(args["file"].as<std::string>());
-  progress_meter progress(regular_file_bytes(input.fd()), args.count("no-progress") == 0 && ::isatty(STDERR_FILENO));
+  progress_meter progress(regular_file_bytes(input.fd()), wants_progress(args));
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   auto result = stations::summarize(input.fd(), input.label(), opts);
   progress.finish();
