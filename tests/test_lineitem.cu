@@ -2,13 +2,14 @@
 // malformed rows; and the fused query alone on random columns, including sums beyond 64 bits.
 #include "reference/lineitem_reference.hpp"
 #include "rowscan/error.hpp"
-#include "rowscan/generate/lineitem.hpp"
 #include "rowscan/lineitem/query.hpp"
 #include "rowscan/lineitem/format.hpp"
 #include "rowscan/lineitem/summarize.hpp"
 
 #include "support/light_mode.hpp"
+#include "support/lineitem_text.hpp"
 #include "support/temp_input.hpp"
+#include "support/workload_harness.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,6 +26,7 @@ namespace {
 using rowscan::lineitem::summarize_options;
 constexpr std::uint64_t no_limit = std::numeric_limits<std::uint64_t>::max();
 
+using support::generated_table;
 using support::light;
 using support::temp_input;
 
@@ -57,26 +59,9 @@ void expect_reference_sums(std::string const& text, std::vector<std::uint64_t> c
   }
 }
 
-std::string generated_table(double scale, std::uint64_t seed) {
-  std::FILE* file = std::tmpfile();
-  rowscan::generate::write_lineitem(fileno(file), {scale, seed});
-  std::string text(static_cast<std::size_t>(std::ftell(file)), '\0');
-  std::rewind(file);
-  std::size_t const got = std::fread(text.data(), 1, text.size(), file);
-  std::fclose(file);
-  text.resize(got);
-  return text;
-}
-
-/// A generated table, or in light mode its first `light_rows` rows (a prefix keeps dbgen's shape).
-std::string generated_table(double scale, std::uint64_t seed, std::size_t light_rows) {
-  return support::light_lines(generated_table(scale, seed), light_rows);
-}
-
 /// One dbgen-shaped row with the three fields the query reads replaced.
 std::string row(std::string const& suppkey, std::string const& quantity, std::string const& price) {
-  return "1|155190|" + suppkey + "|1|" + quantity + "|" + price +
-         "|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|TRUCK|egular courts above the|\n";
+  return support::lineitem_row(suppkey, quantity, price);
 }
 
 // ---- generated tables ----------------------------------------------------------------------------------
@@ -253,92 +238,17 @@ TEST(Lineitem, CentsText) {
   EXPECT_EQ(format_cents(~rowscan::lineitem::uint128{0}), "3402823669209384634633746074317682114.55");
 }
 
-// ---- the query alone -------------------------------------------------------------------------------------
-
 // ---- --skip-invalid --------------------------------------------------------------------------------------
 
-rowscan::lineitem::summary run_skipping(std::string const& text, std::vector<std::uint64_t> const& thresholds,
-                                        std::size_t chunk_size, std::size_t fail_above = 0) {
-  temp_input input(text);
-  summarize_options options;
-  options.suppkey_below = thresholds;
+// The workload-independent --skip-invalid and out-of-memory tests run for every workload in
+// test_bad_input.cpp; these are about lineitem's own limits.
+
+/// A run with skip_invalid (through the shared harness).
+support::run_result run_skipping(std::string const& text, std::vector<std::uint64_t> const& thresholds,
+                                 std::size_t chunk_size) {
+  support::run_options options;
   options.chunk_size = chunk_size;
-  options.skip_invalid = true;
-  options.fail_allocations_above = fail_above;
-  return rowscan::lineitem::summarize(input.fd(), "lineitem.tbl", options);
-}
-
-/// Every chunk size gives the reference's sums over the valid rows, its count of bad rows and the
-/// first five of their positions.
-void expect_reference_skipping(std::string const& text, std::vector<std::uint64_t> const& thresholds,
-                               std::vector<std::size_t> const& chunk_sizes = {0, 256, 1000, 4096}) {
-  std::vector<reference::skipped_line> all;
-  std::string const expected = reference::lineitem_answer(text, thresholds, &all);
-  for (std::size_t chunk : chunk_sizes) {
-    SCOPED_TRACE("chunk_size=" + std::to_string(chunk));
-    auto const got = run_skipping(text, thresholds, chunk);
-    EXPECT_EQ(rowscan::lineitem::format_text(got), expected);
-    EXPECT_EQ(got.skipped.count(), all.size());
-    EXPECT_EQ(got.rows + got.skipped.count(), got.lines);
-    ASSERT_EQ(got.skipped.first().size(), std::min<std::size_t>(all.size(), 5));
-    for (std::size_t i = 0; i < got.skipped.first().size(); ++i) {
-      auto const& e = got.skipped.first()[i];
-      EXPECT_EQ(e.line(), all[i].line) << e.what();
-      EXPECT_EQ(e.byte_offset(), all[i].byte_offset) << e.what();
-    }
-  }
-}
-
-std::vector<std::string> const& bad_rows() {
-  static std::vector<std::string> const rows = {
-      "", "1|2|3|", "1|2|3|4|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|NONE|TRUCK|c|x|",
-      row("5", "17", "21168.23").insert(row("5", "17", "21168.23").size() - 1, "\r").substr(0, 130),
-      row("5", "abc", "1.00").substr(0, row("5", "abc", "1.00").size() - 1),
-      row("-5", "17", "1.00").substr(0, row("-5", "17", "1.00").size() - 1),
-      row("5", "17", "12.345").substr(0, row("5", "17", "12.345").size() - 1),
-      row("5", "4294967296", "1.00").substr(0, row("5", "4294967296", "1.00").size() - 1), "garbage \x01\x02"};
-  return rows;
-}
-
-/// A generated table with bad rows mixed in: before each row, a bad one with probability one in `one_in`.
-std::string with_bad_rows(std::uint32_t seed, std::string const& valid, unsigned one_in) {
-  std::mt19937 rng(seed);
-  std::string text;
-  std::size_t start = 0;
-  while (start < valid.size()) {
-    if (rng() % one_in == 0) text += bad_rows()[rng() % bad_rows().size()] + "\n";
-    std::size_t const end = std::min(valid.find('\n', start), valid.size());
-    text += valid.substr(start, end + 1 - start);
-    start = end + 1;
-  }
-  return text;
-}
-
-TEST(LineitemSkipInvalid, RandomMixesMatchTheReference) {
-  std::string const valid = generated_table(0.001, 8, 20);  // light: 20 rows and one seed
-  for (std::uint32_t seed : light<std::vector<std::uint32_t>>({1, 2}, {1})) {
-    for (unsigned one_in : {2u, 30u, 2000u}) {
-      SCOPED_TRACE("seed=" + std::to_string(seed) + " one_in=" + std::to_string(one_in));
-      expect_reference_skipping(with_bad_rows(seed, valid, one_in), {0, 5, 11, no_limit}, {0, 256, 1000, 65536});
-    }
-  }
-}
-
-TEST(LineitemSkipInvalid, EdgeCases) {
-  std::string const good = row("5", "17", "21168.23");
-  std::string all_bad;
-  std::size_t const bad_count = light<std::size_t>(300, 2 * bad_rows().size());  // light: each kind twice
-  for (std::size_t i = 0; i < bad_count; ++i) all_bad += bad_rows()[i % bad_rows().size()] + "\n";
-  expect_reference_skipping(all_bad, {10});
-  EXPECT_EQ(rowscan::lineitem::format_text(run_skipping(all_bad, {10}, 256)), "0.00\n");
-  for (std::size_t i = 0; i < bad_rows().size(); ++i) {
-    std::string const& bad = bad_rows()[i];
-    if (bad.empty()) continue;
-    SCOPED_TRACE("last line without newline: '" + bad + "'");
-    expect_reference_skipping(good + good + bad, {10}, support::in_turn<std::size_t>({0, 256}, i));  // light: in turn
-  }
-  // A bad row across every chunk boundary of 256 bytes: rows are about 130 bytes (light: 10 of them).
-  expect_reference_skipping(with_bad_rows(3, generated_table(0.0002, 9, 10), 3), {3, no_limit}, {256, 257, 300, 511});
+  return support::lineitem_workload::run(text, options, thresholds);
 }
 
 /// A valid row whose comment makes it `bytes` long, its '\n' counted.
@@ -360,7 +270,7 @@ TEST(Lineitem, RowLongerThanTheReaderCarriesFailsAlikeForEveryChunkSize) {
   for (bool skip : {false, true}) {
     for (std::size_t chunk : {std::size_t{0}, std::size_t{96} << 10, std::size_t{128} << 10}) {
       SCOPED_TRACE("chunk_size=" + std::to_string(chunk) + " skip_invalid=" + std::to_string(skip));
-      auto const e = input_error_of([&] { skip ? run_skipping(text, {5}, chunk) : run(text, {5}, chunk); });
+      auto const e = input_error_of([&] { skip ? (void)run_skipping(text, {5}, chunk) : (void)run(text, {5}, chunk); });
       ASSERT_TRUE(e) << "expected an input_error";
       EXPECT_EQ(e->line(), line);
       EXPECT_EQ(e->byte_offset(), head.size());
@@ -381,29 +291,7 @@ TEST(LineitemSkipInvalid, RowLongerThanTheChunkIsNeverSkipped) {
   EXPECT_NE(std::string(e->what()).find("line longer than the chunk size (256 bytes)"), std::string::npos) << e->what();
 }
 
-// ---- device out of memory ----------------------------------------------------------------------------------
-
-TEST(LineitemOutOfMemory, ARetryInHalvesGivesTheSameAnswer) {
-  // 64 KiB chunks: a block's '|' positions take about 35 KB, so a block fails at 25 KB and its halves
-  // fit. The block's columns (about 550 rows, 2 KB a column) fit too. Light mode: 1,000 rows, two chunks.
-  std::string const text = generated_table(0.001, 10, 1000);
-  auto const got = run_skipping(text, {5, no_limit}, 65536, 25000);
-  EXPECT_EQ(rowscan::lineitem::format_text(got), reference::lineitem_answer(text, {5, no_limit}));
-  std::string const mixed = with_bad_rows(4, text, 50);
-  std::vector<reference::skipped_line> skipped;
-  auto const mixed_got = run_skipping(mixed, {5, no_limit}, 65536, 25000);
-  EXPECT_EQ(rowscan::lineitem::format_text(mixed_got), reference::lineitem_answer(mixed, {5, no_limit}, &skipped));
-  EXPECT_EQ(mixed_got.skipped.count(), skipped.size());
-}
-
-TEST(LineitemOutOfMemory, ASecondFailureIsAClearError) {
-  try {
-    run_skipping(generated_table(0.001, 10), {5}, 65536, 8000);  // a half's '|' positions take about 17 KB
-    FAIL() << "expected a device_error";
-  } catch (rowscan::device_error const& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("lineitem.tbl: out of device memory for the ", 0), 0u) << e.what();
-  }
-}
+// ---- the query alone -------------------------------------------------------------------------------------
 
 TEST(LineitemQuery, RandomColumnsMatchALoop) {
   for (std::uint32_t seed : {11u, 12u}) {

@@ -6,15 +6,15 @@
 #include "rowscan/stations/summarize.hpp"
 
 #include "support/light_mode.hpp"
+#include "support/stations_text.hpp"
 #include "support/temp_input.hpp"
+#include "support/workload_harness.hpp"
 
 #include <thrust/device_vector.h>
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <random>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,7 +25,10 @@ namespace {
 using rowscan::stations::summarize_options;
 
 using support::light;
+using support::random_measurements;
+using support::stations_workload;
 using support::temp_input;
+using support::tenths_text;
 
 rowscan::stations::summary summarize_text(std::string const& text, summarize_options const& options) {
   temp_input input(text);
@@ -58,44 +61,6 @@ void expect_reference_answer(std::string const& text, std::vector<std::size_t> c
 }
 
 // ---- random inputs -------------------------------------------------------------------------------------
-
-/// A UTF-8 name of 1..max_bytes bytes mixing 1-, 2-, 3- and 4-byte characters, including the bytes the
-/// output format uses (' ', '=', ',', '{', '}', '/', '"').
-std::string random_name(std::mt19937& rng, std::size_t max_bytes) {
-  static std::vector<std::string> const alphabet = {"a", "Z", " ", "=", ",", "{", "}", "/", "\"", "'", "-", "0",
-                                                    "é", "ß", "Ж", "λ", "東", "京", "서", "😀", "\x7f", "\t"};
-  std::size_t const target = 1 + rng() % max_bytes;
-  std::string name;
-  while (name.size() < target) {
-    std::string const& c = alphabet[rng() % alphabet.size()];
-    if (name.size() + c.size() > max_bytes) break;
-    name += c;
-  }
-  return name.empty() ? "x" : name;
-}
-
-std::string tenths_text(int tenths) {
-  std::string s = tenths < 0 ? "-" : "";
-  int const m = tenths < 0 ? -tenths : tenths;
-  return s + std::to_string(m / 10) + "." + std::to_string(m % 10);
-}
-
-std::string random_measurements(std::uint32_t seed, std::size_t stations, std::size_t rows, std::size_t max_name_bytes,
-                                bool final_newline = true) {
-  std::mt19937 rng(seed);
-  std::set<std::string> unique;
-  while (unique.size() < stations) unique.insert(random_name(rng, max_name_bytes));
-  std::vector<std::string> const names(unique.begin(), unique.end());
-  std::string text;
-  for (std::size_t r = 0; r < rows; ++r) {
-    std::size_t const s = rng() % names.size();
-    bool const negative_station = s % 7 == 0;  // some stations only ever read below zero
-    int const tenths = negative_station ? -static_cast<int>(rng() % 1000) : static_cast<int>(rng() % 1999) - 999;
-    text += names[s] + ";" + tenths_text(tenths) + "\n";
-  }
-  if (!final_newline && !text.empty()) text.pop_back();
-  return text;
-}
 
 TEST(Stations, RandomInputsMatchReference) {
   struct shape { std::size_t stations, rows, max_name, smallest_chunk; };
@@ -382,109 +347,21 @@ TEST(StationsErrors, ChunkSizeLimits) {
 
 // ---- --skip-invalid --------------------------------------------------------------------------------------
 
-/// What a run with skip_invalid gives: the answer, and the skipped lines as the summary records them.
-struct skipping_run {
-  std::string answer;
-  std::uint64_t skipped = 0;
-  std::vector<reference::skipped_line> first;
-  std::vector<std::string> messages;
-  std::uint64_t lines = 0;
-};
+// The workload-independent --skip-invalid and out-of-memory tests run for every workload in
+// test_bad_input.cpp; these are about stations' own paths.
 
-skipping_run run_skipping(std::string const& text, std::size_t chunk_size, unsigned threads = 0, unsigned key_bits = 64) {
-  summarize_options options;
-  options.chunk_size = chunk_size;
-  options.reader_threads = threads;
-  options.key_bits = key_bits;
-  options.skip_invalid = true;
-  auto const result = summarize_text(text, options);
-  skipping_run run;
-  run.answer = onebrc(result);
-  run.skipped = result.skipped.count();
-  for (auto const& e : result.skipped.first()) {
-    run.first.push_back({e.line(), e.byte_offset()});
-    run.messages.push_back(e.what());
-  }
-  run.lines = result.lines;
-  return run;
-}
-
-/// Every chunk size, reader thread count and key width gives the reference's answer over the valid
-/// lines, the reference's count of bad lines, and its first five positions.
-void expect_reference_skipping(std::string const& text, std::vector<std::size_t> const& chunk_sizes = {0, 128, 1000, 4096},
-                               std::vector<unsigned> const& threads = {1, 2}, std::vector<unsigned> const& key_bits = {64}) {
-  std::vector<reference::skipped_line> all;
-  std::string const expected = reference::stations_answer(text, &all);
-  std::vector<reference::skipped_line> const first(all.begin(), all.begin() + std::min<std::size_t>(all.size(), 5));
-  for (std::size_t chunk : chunk_sizes) {
-    for (unsigned t : threads) {
-      for (unsigned bits : key_bits) {
-        SCOPED_TRACE("chunk_size=" + std::to_string(chunk) + " threads=" + std::to_string(t) +
-                     " key_bits=" + std::to_string(bits));
-        skipping_run const got = run_skipping(text, chunk, t, bits);
-        EXPECT_EQ(got.answer, expected);
-        EXPECT_EQ(got.skipped, all.size());
-        ASSERT_EQ(got.first.size(), first.size());
-        for (std::size_t i = 0; i < first.size(); ++i) {
-          EXPECT_EQ(got.first[i].line, first[i].line) << got.messages[i];
-          EXPECT_EQ(got.first[i].byte_offset, first[i].byte_offset) << got.messages[i];
-          std::string const prefix = "input.txt:" + std::to_string(first[i].line) + ": byte " +
-                                     std::to_string(first[i].byte_offset) + ": ";
-          EXPECT_EQ(got.messages[i].rfind(prefix, 0), 0u) << got.messages[i];
-        }
-      }
-    }
-  }
-}
-
-/// Lines that break each rule (none longer than the reader carries).
-std::vector<std::string> const& bad_lines() {
-  static std::vector<std::string> const lines = {
-      "no separator", "", ";12.0", "x;", "x;1.", "x;.5", "x;+1.0", "x;100.0", "x;1.23", "x;1.0;2.0",
-      "x;1.0\r", "x;1.23\r", std::string(101, 'n') + ";1.0", std::string(300, 'n'), "n;" + std::string(200, '1'),
-      std::string("\x01\x02\xff;9", 5), std::string(1, '\0')};
-  return lines;
-}
-
-/// Valid measurements with bad lines mixed in: each line is bad with probability one in `one_in`.
-std::string with_bad_lines(std::uint32_t seed, std::string const& valid, unsigned one_in) {
-  std::mt19937 rng(seed);
-  std::string text;
-  std::size_t start = 0;
-  while (start < valid.size()) {
-    if (rng() % one_in == 0) text += bad_lines()[rng() % bad_lines().size()] + "\n";
-    std::size_t const end = std::min(valid.find('\n', start), valid.size());
-    text += valid.substr(start, end + 1 - start);
-    start = end + 1;
-  }
-  return text;
-}
-
-TEST(StationsSkipInvalid, RandomMixesMatchTheReference) {
-  struct shape { std::size_t stations, rows; unsigned one_in; };
-  // Light mode: every shape over fewer rows and one seed, each at one of the four thread counts and key
-  // widths in turn.
-  std::vector<shape> const shapes = light<std::vector<shape>>(
-      {{5, 300, 3}, {40, 3000, 50}, {300, 6000, 7}, {20, 2000, 1000}},
-      {{5, 20, 3}, {40, 20, 50}, {300, 20, 7}, {20, 20, 1000}});
-  for (std::size_t turn = 0; turn < shapes.size(); ++turn) {
-    shape const s = shapes[turn];
-    for (std::uint32_t seed : light<std::vector<std::uint32_t>>({1, 2}, {1})) {
-      SCOPED_TRACE("seed=" + std::to_string(seed) + " stations=" + std::to_string(s.stations) +
-                   " rows=" + std::to_string(s.rows) + " one_in=" + std::to_string(s.one_in));
-      std::string const text = with_bad_lines(seed, random_measurements(seed + 100, s.stations, s.rows, 30), s.one_in);
-      expect_reference_skipping(text, light<std::vector<std::size_t>>({0, 128, 1000, 4096}, {0, 128, 1000}),
-                                support::in_turn<unsigned>({1, 2}, turn),
-                                support::in_turn<unsigned>({64, 2}, turn / 2));
-    }
-  }
+/// Every chunk size and reader thread count (key width 64) gives the reference's answer and skipped lines.
+void expect_reference_skipping(std::string const& text, std::vector<std::size_t> const& chunk_sizes,
+                               std::vector<unsigned> const& threads = {1, 2}) {
+  support::expect_reference_skipping<stations_workload>(text, chunk_sizes, threads);
 }
 
 TEST(StationsSkipInvalid, BadLinesInLaterChunksAfterTheFastPathStarted) {
   // The first chunks teach the dictionary; the bad lines come later, where the fast path must hand over.
   auto text_of = [](std::size_t good_rows, std::size_t mixed_rows, unsigned one_in) {
     std::string const good = random_measurements(41, 20, good_rows, 20);
-    return good + with_bad_lines(42, random_measurements(43, 20, mixed_rows, 20), one_in) + good;
+    return good + support::with_bad_lines(42, random_measurements(43, 20, mixed_rows, 20), one_in,
+                                          stations_workload::bad_lines()) + good;
   };
   if (!support::light_mode()) return expect_reference_skipping(text_of(4000, 2000, 40), {0, 128, 2048, 8192});
   // Light mode: for each chunk size, good lines (of about 17 bytes) that show the 20 names and fill three
@@ -494,45 +371,6 @@ TEST(StationsSkipInvalid, BadLinesInLaterChunksAfterTheFastPathStarted) {
     std::size_t const good_rows = 60 + 3 * (chunk == 0 ? 8192 : chunk) / 2 / 17;
     expect_reference_skipping(text_of(good_rows, 40, 8), {chunk}, support::in_turn<unsigned>({1, 2}, turn++));
   }
-}
-
-TEST(StationsSkipInvalid, ValidInputIsUnchanged) {
-  std::string const text = random_measurements(44, 30, light(3000, 300), 40);
-  skipping_run const got = run_skipping(text, 1000);
-  EXPECT_EQ(got.answer, reference::stations_answer(text));
-  EXPECT_EQ(got.skipped, 0u);
-  EXPECT_TRUE(got.first.empty());
-}
-
-TEST(StationsSkipInvalid, AllLinesBad) {
-  std::size_t const lines = light<std::size_t>(500, 2 * bad_lines().size());  // light: each kind twice
-  std::string text;
-  for (std::size_t i = 0; i < lines; ++i) text += bad_lines()[i % bad_lines().size()] + "\n";
-  expect_reference_skipping(text);
-  skipping_run const got = run_skipping(text, 128);
-  EXPECT_EQ(got.answer, "{}\n");
-  EXPECT_EQ(got.skipped, lines);
-  EXPECT_EQ(got.lines, lines);
-}
-
-TEST(StationsSkipInvalid, BadLastLineWithoutNewline) {
-  for (std::size_t i = 0; i < bad_lines().size(); ++i) {
-    std::string const& bad = bad_lines()[i];
-    if (bad.empty()) continue;
-    SCOPED_TRACE("last line: '" + bad + "'");
-    expect_reference_skipping("a;1.0\nb;-2.0\n" + bad, support::in_turn<std::size_t>({0, 128}, i));  // light: in turn
-  }
-  skipping_run const got = run_skipping("a;1.0\nb;-2.0\nx;1.23", 0);
-  EXPECT_EQ(got.answer, "{a=1.0/1.0/1.0, b=-2.0/-2.0/-2.0}\n");
-  ASSERT_EQ(got.first.size(), 1u);
-  EXPECT_EQ(got.first[0], (reference::skipped_line{3, 15}));
-}
-
-TEST(StationsSkipInvalid, BadLineSpanningAChunkBoundary) {
-  // A 120-byte bad line that starts 100 bytes in: every chunk size below cuts it.
-  std::string const text = std::string("a;1.0\n") + std::string(94, 'n') + std::string(120, 'x') + "\n" +
-                           random_measurements(45, 10, light(400, 10), 20);
-  expect_reference_skipping(text, {128, 129, 150, 200, 255, 1000});
 }
 
 TEST(StationsSkipInvalid, LineLongerThanTheReaderCarriesIsNeverSkipped) {
@@ -547,47 +385,10 @@ TEST(StationsSkipInvalid, LineLongerThanTheReaderCarriesIsNeverSkipped) {
   expect_reference_skipping("a;1.0\n" + std::string(4095, 'n') + "\nb;2.0\n", {0, 128, 1000});
 }
 
-TEST(StationsSkipInvalid, EmptyLinesAndManyShortLines) {
-  // More lines than the fast path's arrays hold: the general path counts and drops them all.
-  std::string const text = random_measurements(47, 5, light(2000, 60), 8) + std::string(light(3000, 200), '\n') +
-                           random_measurements(48, 5, light(500, 30), 8);  // light: 200 empty lines, still too many
-  expect_reference_skipping(text, {0, 128, 1024, 4096});
-}
-
-std::string answer_skipping(std::string const& text, std::size_t chunk_size) { return run_skipping(text, chunk_size).answer; }
-
-// ---- device out of memory ----------------------------------------------------------------------------------
-
-std::string answer_with_failing_allocations(std::string const& text, std::size_t chunk_size, std::size_t fail_above,
-                                            bool skip_invalid = false) {
-  summarize_options options;
+std::string answer_skipping(std::string const& text, std::size_t chunk_size) {
+  support::run_options options;
   options.chunk_size = chunk_size;
-  options.fail_allocations_above = fail_above;
-  options.skip_invalid = skip_invalid;
-  return onebrc(summarize_text(text, options));
-}
-
-TEST(StationsOutOfMemory, ARetryInHalvesGivesTheSameAnswer) {
-  // 64 KiB chunks are two 32 KiB slots of about 2,600 lines: their 8-byte keys and records need about
-  // 21 KB, half of them about 10 KB. A chunk fails at 16 KB and its halves do not.
-  std::string const text = random_measurements(50, 40, 20000, 10);
-  std::string const expected = reference::stations_answer(text);
-  EXPECT_EQ(answer_with_failing_allocations(text, 65536, 16000), expected);
-  std::string const mixed = with_bad_lines(51, text, 20);
-  std::vector<reference::skipped_line> skipped;
-  EXPECT_EQ(answer_with_failing_allocations(mixed, 65536, 16000, true), reference::stations_answer(mixed, &skipped));
-}
-
-TEST(StationsOutOfMemory, ASecondFailureIsAClearError) {
-  std::string const text = random_measurements(52, 40, 20000, 10);
-  try {
-    answer_with_failing_allocations(text, 65536, 4000);
-    FAIL() << "expected a device_error";
-  } catch (rowscan::device_error const& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("input.txt: out of device memory for the ", 0), 0u) << e.what();
-    EXPECT_NE(std::string(e.what()).find("and again for half of it; give a smaller --chunk-size"), std::string::npos)
-        << e.what();
-  }
+  return stations_workload::run(text, options).answer;
 }
 
 // ---- 64-bit positions -----------------------------------------------------------------------------------
