@@ -5,7 +5,6 @@
 #include "reference/lineitem_reference.hpp"
 #include "reference/stations_reference.hpp"
 #include "rowscan/context.hpp"
-#include "rowscan/generate/lineitem.hpp"
 #include "rowscan/job/tally.hpp"
 #include "rowscan/lineitem/format.hpp"
 #include "rowscan/lineitem/worker.hpp"
@@ -13,13 +12,13 @@
 #include "rowscan/stations/worker.hpp"
 
 #include "support/light_mode.hpp"
+#include "support/lineitem_text.hpp"
 
 #include <thrust/device_vector.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <random>
 #include <sstream>
 #include <string>
@@ -141,20 +140,10 @@ TEST(PartialMerge, StationTablesMergeInAnyGrouping) {
   }
 }
 
-std::string generated_lineitem(double scale, std::uint64_t seed) {
-  std::FILE* file = std::tmpfile();
-  rowscan::generate::write_lineitem(fileno(file), {scale, seed});
-  std::string text(static_cast<std::size_t>(std::ftell(file)), '\0');
-  std::rewind(file);
-  text.resize(std::fread(text.data(), 1, text.size(), file));
-  std::fclose(file);
-  return text;
-}
-
 TEST(PartialMerge, LineitemSumsMergeInAnyGrouping) {
   rowscan::context ctx;
   std::vector<std::uint64_t> const thresholds{0, 3, 7, 11};
-  std::string text = generated_lineitem(0.001, 5);
+  std::string text = support::generated_table(0.001, 5);
   text = text.substr(0, text.find('\n', light<std::size_t>(text.size(), 4000)) + 1);
   text += "1|2|3|4|5|6.00|7|\n";  // a bad row in the last block: skipped, counted, placed
   std::vector<reference::skipped_line> skipped;
