@@ -46,8 +46,8 @@ struct job_options {
 
 /// A workload's chunk-size rules.
 struct chunk_limits {
-  std::size_t min_chunk;      ///< the smallest accepted: room for the longest valid line
-  std::size_t default_chunk;  ///< used when job_options::chunk_size is 0
+  std::size_t min_chunk;               ///< the smallest accepted: room for the longest valid line
+  std::size_t (*default_chunk)();      ///< the size used when job_options::chunk_size is 0
 };
 
 /// How the driver cuts the input for a workload, once the chunk size is known.

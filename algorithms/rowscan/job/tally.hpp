@@ -51,6 +51,7 @@ struct tally {
   }
 };
 
+// [docs:tally-merge]
 /// The tally of text a followed directly by text b. If the run stopped inside a, b never happened.
 inline tally merge(tally a, tally const& b) {
   if (a.stop) return a;
@@ -66,6 +67,7 @@ inline tally merge(tally a, tally const& b) {
   a.skipped += b.skipped;
   return a;
 }
+// [docs:end]
 
 /// The error a bad line is reported as, in an input called label: `label:LINE: byte OFFSET: why`.
 inline input_error located(bad_line const& b, std::string const& label) {

@@ -32,7 +32,7 @@ std::size_t device_bytes_in_use() {
 }  // namespace
 
 std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& limits) {
-  std::size_t const size = options.chunk_size == 0 ? limits.default_chunk : options.chunk_size;
+  std::size_t const size = options.chunk_size == 0 ? limits.default_chunk() : options.chunk_size;
   if (size < limits.min_chunk || size > max_chunk_size) {
     throw error("chunk size must be between " + std::to_string(limits.min_chunk) + " and " +
                 std::to_string(max_chunk_size) + " bytes, not " + std::to_string(size));
@@ -92,6 +92,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     }
     if (more) upload(slot ^ 1, next);
 
+    // [docs:fold-block]
     uploader.device_waits_for(slot);
     char const* const text = thrust::raw_pointer_cast(slot_text[slot].data());
     auto split_after = [&](std::size_t middle) { return line_start_after(text, middle, block.size, ctx); };
@@ -117,6 +118,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     }
     input = merge(std::move(input), here);
     if (input.stop) throw located(*input.stop, label);
+    // [docs:end]
     ++report.chunks;
     if (options.progress) options.progress(block.input_offset + block.size);
   }

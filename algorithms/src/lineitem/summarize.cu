@@ -34,7 +34,7 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   auto const start = std::chrono::steady_clock::now();
   summary out;
   out.times = job::stage_times(stage_names());
-  out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, options.chunk_size == 0 ? default_chunk_size() : 0});
+  out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
   context const ctx = job::start_context(options, out);
   worker sums(ctx, {options.suppkey_below, out.chunk_size, options.skip_invalid});
   std::size_t const carried = std::min(out.chunk_size, max_carried_line);

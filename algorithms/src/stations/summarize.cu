@@ -39,7 +39,7 @@ std::int64_t mean_tenths(station_summary const& s) { return mean_tenths(station_
 summary summarize(int fd, std::string const& label, summarize_options const& options) {
   summary out;
   out.times = job::stage_times(stage_names());
-  out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, options.chunk_size == 0 ? default_chunk_size() : 0});
+  out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
   context const ctx = job::start_context(options, out);
   worker stations(ctx, {key_mask(options.key_bits), options.portable_only, options.skip_invalid});
   std::size_t const block_size = std::max<std::size_t>(out.chunk_size / 2, 1);  // two device slots
