@@ -8,7 +8,7 @@
 #pragma once
 
 #include "rowscan/job/driver.hpp"
-#include "rowscan/lineitem/cents.hpp"
+#include "rowscan/lineitem/answer.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -22,13 +22,6 @@ constexpr std::size_t min_chunk_size = 256;
 
 struct summarize_options : job::job_options {
   std::vector<std::uint64_t> suppkey_below;  ///< the thresholds Z, answered in this order
-};
-
-/// SUM(l_quantity * l_extendedprice) over the rows with l_suppkey < suppkey_below.
-struct threshold_answer {
-  std::uint64_t suppkey_below;
-  uint128 sum_cents;
-  std::uint64_t rows;
 };
 
 /// The answer, and how the run went.
