@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -193,12 +194,48 @@ TEST(Stations, CountsBytesLinesAndChunks) {
   temp_input input(text);
   summarize_options options;
   options.chunk_size = 1024;
+  options.workers = 1;  // one worker learns the stations once; each further host worker learns them too
   auto const result = rowscan::stations::summarize(input.fd(), "input.txt", options);
   EXPECT_EQ(result.bytes, text.size());
   EXPECT_EQ(result.lines, 1000u);
   EXPECT_GE(result.chunks, text.size() / 1024);
   EXPECT_EQ(result.fast_chunks + result.general_chunks, result.chunks);
   EXPECT_EQ(result.general_chunks, 1u);  // only the first: it holds all ten stations
+}
+
+TEST(Stations, EveryWorkerCountGivesTheSameAnswer) {
+  // Host workers fold whole blocks in parallel (one per core by default); the answer, the counts and
+  // the skipped lines are those of one worker, whatever the split. (The CUDA build runs one worker.)
+  std::string const text =
+      support::with_bad_lines(5, random_measurements(6, 50, light(20000, 2000), 20), 40, stations_workload::bad_lines());
+  std::vector<reference::skipped_line> skipped;
+  std::string const expected = reference::stations_answer(text, &skipped);
+  for (unsigned workers : {1u, 2u, 3u, 8u}) {
+    for (std::size_t chunk : {std::size_t{1024}, std::size_t{65536}}) {
+      SCOPED_TRACE("workers=" + std::to_string(workers) + " chunk_size=" + std::to_string(chunk));
+      summarize_options options;
+      options.chunk_size = chunk;
+      options.workers = workers;
+      options.skip_invalid = true;
+      auto const result = summarize_text(text, options);
+      EXPECT_EQ(onebrc(result), expected);
+      EXPECT_EQ(result.lines, static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n')));
+      EXPECT_EQ(result.fast_chunks + result.general_chunks, result.chunks);
+      ASSERT_EQ(result.skipped.count(), skipped.size());
+      for (std::size_t i = 0; i < result.skipped.first().size(); ++i) {
+        EXPECT_EQ(result.skipped.first()[i].line(), skipped[i].line);
+        EXPECT_EQ(result.skipped.first()[i].byte_offset(), skipped[i].byte_offset);
+      }
+      options.skip_invalid = false;  // strict: the first bad line in input order, whoever folds it
+      try {
+        summarize_text(text, options);
+        ADD_FAILURE() << "accepted a bad line";
+      } catch (rowscan::input_error const& e) {
+        EXPECT_EQ(e.line(), skipped.front().line);
+        EXPECT_EQ(e.byte_offset(), skipped.front().byte_offset);
+      }
+    }
+  }
 }
 
 TEST(Stations, PortableAndFastPathsAgree) {

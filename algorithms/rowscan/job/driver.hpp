@@ -1,9 +1,11 @@
 // rowscan/job/driver.hpp: one chunked-job driver for every workload (no Thrust here).
 //
 //   input --chunked_reader--> blocks of whole lines (pinned host memory)
-//         --text_uploader---> device slots (the next block is copied while the current one is folded)
-//         --block_worker.fold(block)--> the worker's partial answer + the block's tally
-//         --merge(tally, tally) in input order--> lines, skipped lines, the first error, located in the input
+//   CUDA:  --text_uploader---> device slots (the next block is copied while the current one is folded)
+//          --block_worker.fold(block)--> the GPU worker's partial answer + the block's tally
+//   host:  blocks handed out in input order to several workers, each on a thread of its own with a
+//          copy of its block, folding whole blocks one at a time (parallel across blocks)
+//   then:  merge(tally, tally) in input order--> lines, skipped lines, the first error, located in the input
 //
 // A workload supplies its block composition (a block_worker), its partial answer with its merge,
 // and its formatting; the driver owns everything about how the input is cut, moved and retried: the
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace rowscan {
 class context;
@@ -42,6 +45,9 @@ struct job_options {
   std::size_t fail_allocations_above = 0;
   /// Called after each block with the input bytes done so far (for a progress display).
   std::function<void(std::uint64_t)> progress;
+  /// Workers folding blocks at once on the host systems; 0: omp_get_max_threads() (OMP_NUM_THREADS).
+  /// The CUDA build has one worker, the GPU.
+  unsigned workers = 0;
 };
 
 /// A workload's chunk-size rules.
@@ -68,6 +74,15 @@ struct run_report {
   stage_times times;             ///< seconds per stage; exact with job_options::time_stages
 };
 
+/// How many workers a run gets (job_options::workers): one under CUDA.
+std::size_t worker_count(job_options const& options);
+
+/// A worker and the context it runs on: each worker has its own (stream, pool, observer).
+struct worker_slot {
+  context const* ctx;
+  block_worker* worker;
+};
+
 /// options.chunk_size, or the workload's default when it is 0; throws rowscan::error (a usage error)
 /// outside [limits.min_chunk, max_chunk_size].
 std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& limits);
@@ -76,11 +91,13 @@ std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& li
 /// device's context), with the options' allocation limit, observed by report.times under --stats.
 context start_context(job_options const& options, run_report& report);
 
-/// Reads the input on fd to its end in blocks and folds each one with worker, in input order. label
-/// names the input in errors. Fills report (the chunk size must be set). Throws rowscan::input_error at
-/// the first bad line (with skip_invalid: at a line too long to skip), located in the input;
-/// rowscan::device_error when a block's halves run out of device memory too.
+/// Reads the input on fd to its end in blocks and hands them, in input order, to the workers (one
+/// under CUDA; on the host systems several, each folding on a thread of its own). label names the
+/// input in errors. Fills report (the chunk size must be set). Throws rowscan::input_error at the first
+/// bad line in input order (with skip_invalid: at a line too long to skip), located in the input;
+/// rowscan::device_error when a block's halves run out of device memory too. With several workers,
+/// report.times adds up the time of every worker.
 void run_blocks(int fd, std::string const& label, job_options const& options, block_layout const& layout,
-                context const& ctx, block_worker& worker, run_report& report);
+                std::vector<worker_slot> const& workers, run_report& report);
 
 }  // namespace rowscan::job

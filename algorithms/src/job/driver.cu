@@ -14,7 +14,20 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
+#include <vector>
+
+#if !ROWSCAN_HAS_CUB
+#  include <omp.h>
+#endif
 
 namespace rowscan::job {
 namespace {
@@ -29,7 +42,164 @@ std::size_t device_bytes_in_use() {
   return m.total_bytes - m.free_bytes;
 }
 
+/// Folds a block's text (device-system memory) with a worker, in halves if the device runs out of
+/// memory for the whole; its tally, positions relative to the block.
+tally fold_block(worker_slot const& slot, char const* text, std::size_t size, std::uint64_t input_offset,
+                 std::string const& label) {
+  auto split_after = [&](std::size_t middle) { return line_start_after(text, middle, size, *slot.ctx); };
+  auto fold = [&](std::size_t begin, std::size_t end) {
+    tally t = slot.worker->fold(text + begin, end - begin);
+    t.bytes = end - begin;
+    return t;
+  };
+  try {
+    return in_halves_if_out_of_memory(size, split_after, fold);
+  } catch (out_of_memory_twice const& e) {
+    throw device_error(label + ": out of device memory for the " + std::to_string(e.size) + "-byte chunk at byte " +
+                       std::to_string(input_offset + e.offset) +
+                       ", and again for half of it; give a smaller --chunk-size");
+  }
+}
+
+/// The error of a line longer than the carry, right after a block whose tally is `here`.
+void add_overlong_line(tally& here, block_worker const& worker, std::string const& prefix, std::size_t block_size) {
+  if (here.stop) return;  // the block's lines hold an earlier error
+  bad_line overlong = worker.overlong_line(prefix);
+  overlong.line += here.lines;
+  overlong.byte += block_size;
+  here.stop = overlong;
+}
+
+#if !ROWSCAN_HAS_CUB
+/// The host systems' workers: each folds on a thread of its own, one whole block at a time, with
+/// OpenMP held to one thread inside it (the parallelism is across blocks). hand_out() copies a block
+/// into an idle worker's own buffer, so the reader's block can go back at once; the tallies come back
+/// by block number, to be merged in input order.
+class host_workers {
+ public:
+  host_workers(std::vector<worker_slot> const& slots, std::size_t text_padding, std::string const& label)
+      : padding_(text_padding), label_(label) {
+    for (worker_slot const& slot : slots) workers_.push_back(std::make_unique<state>(slot));
+    for (auto& w : workers_) w->thread = std::thread([this, &w = *w] { run(w); });
+  }
+  ~host_workers() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+    }
+    work_.notify_all();
+    for (auto& w : workers_) w->thread.join();
+  }
+  host_workers(host_workers const&) = delete;
+  host_workers& operator=(host_workers const&) = delete;
+
+  /// Waits for an idle worker and gives it block number `index`.
+  void hand_out(std::size_t index, io::text_chunk const& block) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [&] { return idle_worker() != nullptr; });
+    state& w = *idle_worker();
+    lock.unlock();
+    if (w.text.size() < block.size + padding_) w.text.resize(block.size + padding_);  // the worker is idle
+    std::memcpy(thrust::raw_pointer_cast(w.text.data()), block.data, block.size);
+    lock.lock();
+    w.block = {index, block.size, block.input_offset};
+    w.busy = true;
+    if (tallies_.size() <= index) tallies_.resize(index + 1);
+    work_.notify_all();
+  }
+
+  /// Whether a block so far stopped the run (a bad line, or a fold that threw): hand out no more.
+  bool stopped() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return stopped_;
+  }
+
+  /// Waits for every block handed out; rethrows what the earliest failing block threw, else returns
+  /// the tallies by block number.
+  std::vector<tally> finish() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [&] {
+      return std::none_of(workers_.begin(), workers_.end(), [](auto const& w) { return w->busy; });
+    });
+    if (failure_) std::rethrow_exception(failure_);
+    return tallies_;
+  }
+
+ private:
+  struct block_task {
+    std::size_t index = 0;
+    std::size_t size = 0;
+    std::uint64_t input_offset = 0;
+  };
+  struct state {
+    explicit state(worker_slot s) : slot(s) {}
+    worker_slot slot;
+    thrust::device_vector<char> text;  // host memory on the host systems
+    block_task block;
+    bool busy = false;
+    std::thread thread;
+  };
+
+  state* idle_worker() {
+    for (auto& w : workers_) {
+      if (!w->busy) return w.get();
+    }
+    return nullptr;
+  }
+
+  void run(state& w) {
+    omp_set_num_threads(1);
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        work_.wait(lock, [&] { return w.busy || quit_; });
+        if (!w.busy) return;
+      }
+      tally t;
+      std::exception_ptr failure;
+      try {
+        t = fold_block(w.slot, thrust::raw_pointer_cast(w.text.data()), w.block.size, w.block.input_offset, label_);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (failure && w.block.index < failure_block_) {
+          failure_ = failure;
+          failure_block_ = w.block.index;
+        }
+        stopped_ = stopped_ || failure || t.stop;
+        tallies_[w.block.index] = std::move(t);
+        w.busy = false;
+      }
+      idle_.notify_all();
+    }
+  }
+
+  std::size_t padding_;
+  std::string const& label_;
+  std::vector<std::unique_ptr<state>> workers_;
+  std::mutex mutex_;
+  std::condition_variable work_;  // a worker has a block, or it is time to quit
+  std::condition_variable idle_;  // a worker finished its block
+  bool quit_ = false;
+  bool stopped_ = false;
+  std::vector<tally> tallies_;
+  std::exception_ptr failure_;
+  std::size_t failure_block_ = std::numeric_limits<std::size_t>::max();
+};
+#endif
+
 }  // namespace
+
+std::size_t worker_count(job_options const& options) {
+#if ROWSCAN_HAS_CUB
+  (void)options;
+  return 1;
+#else
+  return options.workers != 0 ? options.workers : static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+#endif
+}
 
 std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& limits) {
   std::size_t const size = options.chunk_size == 0 ? limits.default_chunk() : options.chunk_size;
@@ -50,7 +220,9 @@ context start_context(job_options const& options, run_report& report) {
 }
 
 void run_blocks(int fd, std::string const& label, job_options const& options, block_layout const& layout,
-                context const& ctx, block_worker& worker, run_report& report) {
+                std::vector<worker_slot> const& workers, run_report& report) {
+  ROWSCAN_EXPECTS(!workers.empty(), "a run needs a worker");
+  context const& ctx = *workers.front().ctx;  // the one the driver's own stages are timed on
   std::size_t const bytes_at_start = device_bytes_in_use();
   auto const setup_start = std::chrono::steady_clock::now();
   io::reader_options reading;
@@ -58,6 +230,18 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.max_line = layout.carried_line;
   reading.threads = options.reader_threads;
   io::chunked_reader reader(fd, label, reading);
+  tally input;  // every block so far, in input order
+  auto next_block = [&](io::text_chunk& block) {
+    stage_scope s(ctx, "read (waiting)");
+    return reader.next(block);
+  };
+  // The staging block goes back to the reader with next(): keep what an overlong line's error needs.
+  auto overlong_prefix = [&](io::text_chunk const& block) {
+    return std::string(block.overlong_prefix, std::min(block.overlong_prefix_size, 2 * layout.carried_line));
+  };
+#if ROWSCAN_HAS_CUB
+  ROWSCAN_EXPECTS(workers.size() == 1, "the CUDA build runs one worker");
+  worker_slot const& gpu = workers.front();
   // Two device slots: the next block is copied into one while the worker folds the other. Each grows
   // to its largest block, plus the padding the worker may read.
   io::text_uploader uploader(ctx);
@@ -68,60 +252,56 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   };
   report.times.add("reader setup", seconds_since(setup_start));
 
-  tally input;  // every block so far, in input order
   io::text_chunk next{};
-  bool more = false;
-  {
-    stage_scope s(ctx, "read (waiting)");
-    more = reader.next(next);
-  }
+  bool more = next_block(next);
   if (more) upload(0, next);
   for (int slot = 0; more; slot ^= 1) {
     io::text_chunk const block = next;
-    // The staging block goes back to the reader with next(): keep what an overlong line's error needs.
-    std::string const overlong_prefix =
-        block.overlong_line ? std::string(block.overlong_prefix, std::min(block.overlong_prefix_size, 2 * layout.carried_line))
-                            : std::string();
+    std::string const prefix = block.overlong_line ? overlong_prefix(block) : std::string();
     {
       stage_scope s(ctx, "copy to device");
       uploader.host_waits_for(slot);
     }
-    {
-      stage_scope s(ctx, "read (waiting)");
-      more = reader.next(next);
-    }
+    more = next_block(next);
     if (more) upload(slot ^ 1, next);
 
     // [docs:fold-block]
     uploader.device_waits_for(slot);
     char const* const text = thrust::raw_pointer_cast(slot_text[slot].data());
-    auto split_after = [&](std::size_t middle) { return line_start_after(text, middle, block.size, ctx); };
-    auto fold = [&](std::size_t begin, std::size_t end) {
-      tally t = worker.fold(text + begin, end - begin);
-      t.bytes = end - begin;
-      return t;
-    };
-    tally here;
-    try {
-      here = in_halves_if_out_of_memory(block.size, split_after, fold);
-    } catch (out_of_memory_twice const& e) {
-      throw device_error(label + ": out of device memory for the " + std::to_string(e.size) + "-byte chunk at byte " +
-                         std::to_string(block.input_offset + e.offset) +
-                         ", and again for half of it; give a smaller --chunk-size");
-    }
+    tally here = fold_block(gpu, text, block.size, block.input_offset, label);
     uploader.consumed(slot);
-    if (block.overlong_line && !here.stop) {  // after the block's whole lines, which may hold an earlier error
-      bad_line overlong = worker.overlong_line(overlong_prefix);
-      overlong.line += here.lines;
-      overlong.byte += block.size;
-      here.stop = overlong;
-    }
+    if (block.overlong_line) add_overlong_line(here, *gpu.worker, prefix, block.size);
     input = merge(std::move(input), here);
     if (input.stop) throw located(*input.stop, label);
     // [docs:end]
     ++report.chunks;
     if (options.progress) options.progress(block.input_offset + block.size);
   }
+#else
+  host_workers hosts(workers, layout.text_padding, label);
+  report.times.add("reader setup", seconds_since(setup_start));
+  std::optional<std::pair<std::size_t, std::string>> overlong;  // the block it follows, and its prefix
+  io::text_chunk block{};
+  std::size_t blocks = 0;
+  while (!hosts.stopped() && next_block(block)) {
+    {
+      stage_scope s(ctx, "copy to device");  // to the worker's own buffer
+      hosts.hand_out(blocks, block);
+    }
+    if (block.overlong_line) overlong.emplace(blocks, overlong_prefix(block));
+    ++blocks;
+    if (options.progress) options.progress(block.input_offset + block.size);
+  }
+  std::vector<tally> tallies = hosts.finish();
+  for (std::size_t b = 0; b < tallies.size(); ++b) {  // in input order: the first bad line wins
+    if (overlong && overlong->first == b) {
+      add_overlong_line(tallies[b], *workers.front().worker, overlong->second, tallies[b].bytes);
+    }
+    input = merge(std::move(input), tallies[b]);
+    if (input.stop) throw located(*input.stop, label);
+    ++report.chunks;
+  }
+#endif
   report.bytes = input.bytes;
   report.lines = input.lines;
   report.skipped = located_skips(input, label);

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <vector>
 
 namespace rowscan::lineitem {
 
@@ -35,14 +37,26 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   summary out;
   out.times = job::stage_times(stage_names());
   out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
-  context const ctx = job::start_context(options, out);
-  worker sums(ctx, {options.suppkey_below, out.chunk_size, options.skip_invalid});
+  // One worker per processor, each with a context of its own; their sums add up at the end.
+  std::vector<context> contexts;
+  std::vector<std::unique_ptr<worker>> workers;
+  std::vector<job::worker_slot> slots;
+  for (std::size_t w = 0, n = job::worker_count(options); w < n; ++w) {
+    contexts.push_back(job::start_context(options, out));
+    workers.push_back(std::make_unique<worker>(contexts.back(),
+                                               worker_options{options.suppkey_below, out.chunk_size, options.skip_invalid}));
+  }
+  for (std::size_t w = 0; w < workers.size(); ++w) slots.push_back({&contexts[w], workers[w].get()});
   std::size_t const carried = std::min(out.chunk_size, max_carried_line);
-  job::run_blocks(fd, label, options, {out.chunk_size, carried, 0}, ctx, sums, out);
+  job::run_blocks(fd, label, options, {out.chunk_size, carried, 0}, slots, out);
 
-  for (threshold_result const& r : sums.partial()) out.answers.push_back({r.suppkey_below, r.sum_cents, r.rows});
-  out.rows = sums.rows();
-  out.query_seconds = sums.query_seconds();
+  partial_sums all = workers.front()->partial();
+  for (std::size_t w = 0; w < workers.size(); ++w) {
+    if (w > 0) all = merge(all, workers[w]->partial());
+    out.rows += workers[w]->rows();
+    out.query_seconds += workers[w]->query_seconds();
+  }
+  for (threshold_result const& r : all) out.answers.push_back({r.suppkey_below, r.sum_cents, r.rows});
   out.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - out.query_seconds;
   return out;
 }
