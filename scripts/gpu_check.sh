@@ -9,6 +9,9 @@
 # ab:         `ab BASE_EXE ROWS SF`: whole-process medians of 5 for this build and BASE_EXE (another
 #             commit's rowscan), run by run in turn on the same hot files: ROWS rows with 413 and 10,000
 #             stations and a scale-SF lineitem.tbl; the answers must be equal
+# host:       `host ROWS`: the cpu preset's host workers (build/cpu) beside a plain single-pass C++
+#             program (rowscan_host_ratio) on ROWS rows x 10,000 stations, on 2 cores (taskset) and on all,
+#             then the CUDA build's whole process on the same file
 # sanitize:   every test under compute-sanitizer --tool TOOL (memcheck, racecheck, ...) in light mode, one
 #             process per test, SANITIZE_JOBS (16) at once, SANITIZE_TIMEOUT (500) s each; FILTER (a regex
 #             of test names, not a section's name) picks some for a rerun
@@ -247,10 +250,25 @@ run_ab() {
   $exe lineitem --stats "$table" --suppkey-below 5000 2>&1 > /dev/null | tee "$out/ab-lineitem-stats.log"
 }
 
+run_host() {
+  local rows=$1 file="$data/host-$1-10000.txt" ratio=build/cpu/benchmarks/rowscan_host_ratio
+  [ -f "$file" ] || $exe generate measurements --rows "$rows" --stations 10000 --seed 1 -o "$file"
+  cat "$file" > /dev/null
+  echo "== host workers on 2 cores" | tee -a "$out/host.txt"
+  OMP_NUM_THREADS=2 taskset -c 0,1 $ratio "$file" 2 5 2>&1 | tee -a "$out/host.txt"
+  echo "== host workers on all $(nproc) cores" | tee -a "$out/host.txt"
+  $ratio "$file" "$(nproc)" 5 2>&1 | tee -a "$out/host.txt"
+  echo "== the CUDA build, whole process, 5 runs" | tee -a "$out/host.txt"
+  for run in 1 2 3 4 5; do wall_seconds $exe stations "$file"; done > "$out/host-cuda.txt"
+  echo "median $(median < "$out/host-cuda.txt") s" | tee -a "$out/host.txt"
+  echo "== the cpu build on all cores, --stats" | tee -a "$out/host.txt"
+  build/cpu/app/rowscan stations --stats "$file" 2>&1 > /dev/null | tee -a "$out/host.txt"
+}
+
 # Exit status: 1 when a sanitize section found a test that was not clean.
 status=0
 is_section() {
-  case "$1" in tests | stations | lineitem | benchmarks | gather | ab | sanitize) return 0 ;; esac
+  case "$1" in tests | stations | lineitem | benchmarks | gather | ab | host | sanitize) return 0 ;; esac
   return 1
 }
 
@@ -262,6 +280,7 @@ while [ $# -gt 0 ]; do
     benchmarks) run_benchmarks; shift ;;
     gather) run_gather; shift ;;
     ab) run_ab "$2" "$3" "$4"; shift 4 ;;
+    host) run_host "$2"; shift 2 ;;
     sanitize)
       if [ $# -ge 3 ] && ! is_section "$3"; then
         run_sanitize "$2" "$3" || status=1
