@@ -222,7 +222,7 @@ struct workload_names {
 template <class W>
 void expect_reference_skipping(std::string const& text, std::vector<std::size_t> const& chunk_sizes,
                                std::vector<unsigned> const& threads = {1, 2},
-                               std::vector<typename W::query> const& queries = {W::default_query()}) {
+                               std::vector<typename W::query> const& queries = std::vector<typename W::query>(1, W::default_query())) {
   for (auto const& query : queries) {
     std::vector<reference::skipped_line> all;
     std::string const expected = W::reference(text, query, &all);
