@@ -11,6 +11,7 @@
 #include <thrust/mr/allocator.h>
 #include <thrust/mr/device_memory_resource.h>
 #include <thrust/mr/disjoint_pool.h>
+#include <thrust/mr/disjoint_sync_pool.h>
 #include <thrust/mr/new.h>
 
 #include <cstddef>
@@ -41,7 +42,14 @@ using stream_handle = std::nullptr_t;
 /// - An optional stage_observer (stage.hpp) that compositions report their stages to.
 class context {
   using upstream = thrust::device_memory_resource;
+#if ROWSCAN_HAS_CUB
+  // One host thread enqueues a context's work, so its pool needs no lock.
   using pool_type = thrust::mr::disjoint_unsynchronized_pool_resource<upstream, thrust::mr::new_delete_resource>;
+#else
+  // Thrust's OpenMP sort merges tiles on several threads at once, each taking temporaries from the
+  // policy's allocator: the pool must take a lock (without one, 16 threads corrupted the heap).
+  using pool_type = thrust::mr::disjoint_synchronized_pool_resource<upstream, thrust::mr::new_delete_resource>;
+#endif
 
  public:
   using allocator_type = thrust::mr::allocator<char, pool_type>;
