@@ -3,6 +3,8 @@
 
 #include "rowscan/skipped_lines.hpp"
 
+#include "output.hpp"
+
 #include <cxxopts.hpp>
 
 #include <charconv>
@@ -28,7 +30,7 @@ inline std::optional<cxxopts::ParseResult> parse_command_line(cxxopts::Options& 
   options.add_options()("h,help", "this text");
   auto args = options.parse(argc, argv);
   if (args.count("help")) {
-    std::cout << options.help();
+    write_standard_output(options.help());
     return std::nullopt;
   }
   for (auto const& [name, message] : required) {

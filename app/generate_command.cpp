@@ -3,8 +3,10 @@
 #include "rowscan/error.hpp"
 #include "rowscan/generate/lineitem.hpp"
 #include "rowscan/generate/measurements.hpp"
+#include "rowscan/io/write_all.hpp"
 
 #include "command_line.hpp"
+#include "output.hpp"
 
 #include <cxxopts.hpp>
 
@@ -18,24 +20,18 @@
 namespace rowscan::app {
 namespace {
 
-/// The output named by -o: a file created or truncated, or standard output for "-".
-class output_file {
- public:
-  explicit output_file(std::string const& path) : owned_(path != "-") {
-    fd_ = owned_ ? ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : STDOUT_FILENO;
-    if (fd_ < 0) throw error(path + ": cannot create: " + std::strerror(errno));
+/// Writes the output named by -o with write(out_fd), then commits it (output_file: a temporary file
+/// renamed at the end). A failed write names the file or "standard output".
+template <class Write>
+void write_output(std::string const& path, Write const& write) {
+  output_file out(path);
+  try {
+    write(out.fd());
+  } catch (io::write_error const& e) {
+    throw_write_error(out.label(), e.code().value());
   }
-  ~output_file() {
-    if (owned_) ::close(fd_);
-  }
-  output_file(output_file const&) = delete;
-  output_file& operator=(output_file const&) = delete;
-  int fd() const { return fd_; }
-
- private:
-  bool owned_;
-  int fd_;
-};
+  out.commit();
+}
 
 int generate_measurements(int argc, char** argv) {
   cxxopts::Options options("rowscan generate measurements",
@@ -55,8 +51,7 @@ int generate_measurements(int argc, char** argv) {
   opts.stations = args["stations"].as<std::uint32_t>();
   opts.seed = args["seed"].as<std::uint64_t>();
   if (opts.stations < 1 || opts.stations > 1000000) throw error("--stations must be between 1 and 1000000");
-  output_file out(args["output"].as<std::string>());
-  generate::write_measurements(out.fd(), opts);
+  write_output(args["output"].as<std::string>(), [&](int fd) { generate::write_measurements(fd, opts); });
   return success;
 }
 
@@ -80,8 +75,7 @@ int generate_lineitem(int argc, char** argv) {
   } catch (std::invalid_argument const& e) {
     throw error(e.what());
   }
-  output_file out(args["output"].as<std::string>());
-  generate::write_lineitem(out.fd(), opts);
+  write_output(args["output"].as<std::string>(), [&](int fd) { generate::write_lineitem(fd, opts); });
   return success;
 }
 
@@ -91,9 +85,14 @@ int generate_command(int argc, char** argv) {
   std::string const what = argc > 1 ? argv[1] : "";
   if (what == "measurements") return generate_measurements(argc - 1, argv + 1);
   if (what == "lineitem") return generate_lineitem(argc - 1, argv + 1);
-  std::cerr << "usage: rowscan generate measurements --rows N --stations K [--seed S] -o FILE\n"
-               "       rowscan generate lineitem --scale SF [--seed S] -o FILE\n";
-  return what == "--help" || what == "-h" ? success : usage;
+  constexpr char const* text = "usage: rowscan generate measurements --rows N --stations K [--seed S] -o FILE\n"
+                               "       rowscan generate lineitem --scale SF [--seed S] -o FILE\n";
+  if (what == "--help" || what == "-h") {  // asked for: stdout, like every other help
+    write_standard_output(text);
+    return success;
+  }
+  std::cerr << text;
+  return usage;
 }
 
 }  // namespace rowscan::app

@@ -7,6 +7,7 @@
 
 #include "command_line.hpp"
 #include "explain.hpp"
+#include "output.hpp"
 
 #include <cxxopts.hpp>
 
@@ -78,8 +79,8 @@ int lineitem_command(int argc, char** argv) {
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
     write_explained(out, lineitem::explain(text, input.label(), opts.suppkey_below));
-    std::cout << out.str() << std::flush;
-    return std::cout ? success : failure;
+    write_standard_output(out.str());
+    return success;
   }
   opts.chunk_size = args["chunk-size"].as<std::size_t>();
   opts.time_stages = args.count("stats") > 0;
@@ -92,12 +93,12 @@ int lineitem_command(int argc, char** argv) {
 
   // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
   std::string const text = format == "json" ? lineitem::format_json(result) : lineitem::format_text(result);
-  std::cout << text << std::flush;
+  write_standard_output(text);
   report_skipped(result.skipped);
   if (opts.time_stages) {
     print_stage_times(result, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
-  return std::cout ? success : failure;
+  return success;
 }
 
 }  // namespace rowscan::app

@@ -7,6 +7,7 @@
 
 #include "command_line.hpp"
 #include "explain.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 
 #include <cxxopts.hpp>
@@ -77,8 +78,8 @@ int stations_command(int argc, char** argv) {
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
     write_explained(out, stations::explain(text, input.label()), format);
-    std::cout << out.str() << std::flush;
-    return std::cout ? success : failure;
+    write_standard_output(out.str());
+    return success;
   }
 
   stations::summarize_options opts;
@@ -101,12 +102,12 @@ int stations_command(int argc, char** argv) {
   auto const output_start = std::chrono::steady_clock::now();
   std::ostringstream text;
   stations::write(text, result.stations, format);
-  std::cout << text.str() << std::flush;
+  write_standard_output(text.str());
   report_skipped(result.skipped);
   auto const end = std::chrono::steady_clock::now();
   result.times.output += std::chrono::duration<double>(end - output_start).count();
   if (opts.time_stages) print_stage_times(result, std::chrono::duration<double>(end - start).count());
-  return std::cout ? success : failure;
+  return success;
 }
 
 }  // namespace rowscan::app
