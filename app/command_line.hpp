@@ -3,12 +3,14 @@
 
 #include "rowscan/skipped_lines.hpp"
 
+#include "option_values.hpp"
 #include "output.hpp"
 
 #include <cxxopts.hpp>
 
 #include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
 #include <iostream>
@@ -19,6 +21,27 @@
 #include <utility>
 
 namespace rowscan::app {
+
+/// The most reader threads --threads may ask for.
+constexpr std::uint64_t max_reader_threads = 64;
+
+/// The text given to an option, if it was given.
+inline std::optional<std::string> option_text(cxxopts::ParseResult const& args, char const* name) {
+  if (args.count(name) == 0) return std::nullopt;
+  return args[name].as<std::string>();
+}
+
+/// --chunk-size: 0 (the default, sized from free device memory) or a size from min to max.
+inline std::size_t chunk_size_option(cxxopts::ParseResult const& args, std::size_t min, std::size_t max) {
+  auto const text = option_text(args, "chunk-size");
+  if (!text) return 0;
+  std::uint64_t const bytes = parse_size("chunk-size", *text, 0, ~std::uint64_t{0});
+  if (bytes != 0 && (bytes < min || bytes > max)) {
+    throw usage_error("--chunk-size: '" + *text + "' is out of range (" + format_size(min) + " to " + format_size(max) +
+                      " bytes, or 0 for the default)");
+  }
+  return static_cast<std::size_t>(bytes);
+}
 
 /// A required option and the usage error given when it is missing.
 using required_option = std::pair<char const*, char const*>;
@@ -34,10 +57,10 @@ inline std::optional<cxxopts::ParseResult> parse_command_line(cxxopts::Options& 
     return std::nullopt;
   }
   for (auto const& [name, message] : required) {
-    if (!args.count(name)) throw cxxopts::exceptions::specification(message);
+    if (!args.count(name)) throw usage_error(message);
   }
   if (!args.unmatched().empty()) {
-    throw cxxopts::exceptions::specification("unexpected argument '" + args.unmatched()[0] + "'");
+    throw usage_error("unexpected argument '" + args.unmatched()[0] + "'");
   }
   return args;
 }
@@ -48,7 +71,7 @@ inline void reject_with_explain(cxxopts::ParseResult const& args, std::initializ
   if (!args.count("explain")) return;
   for (char const* name : streamed_only) {
     if (args.count(name)) {
-      throw cxxopts::exceptions::specification("--explain cannot be combined with --" + std::string(name));
+      throw usage_error("--explain cannot be combined with --" + std::string(name));
     }
   }
 }
@@ -73,8 +96,7 @@ inline std::size_t fail_allocations_above_from_environment() {
   std::size_t bytes = 0;
   auto const [end, failure] = std::from_chars(text.data(), text.data() + text.size(), bytes);
   if (failure != std::errc{} || end != text.data() + text.size()) {
-    throw cxxopts::exceptions::specification("ROWSCAN_FAIL_ALLOC_ABOVE must be a number of bytes, not '" +
-                                             std::string(value) + "'");
+    throw usage_error("ROWSCAN_FAIL_ALLOC_ABOVE must be a number of bytes, not '" + std::string(value) + "'");
   }
   return bytes;
 }

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <unistd.h>
 
@@ -33,24 +34,27 @@ void write_output(std::string const& path, Write const& write) {
   out.commit();
 }
 
+std::uint64_t parse_seed(cxxopts::ParseResult const& args) {
+  return parse_whole_number("seed", option_text(args, "seed").value_or("1"), 0, std::numeric_limits<std::uint64_t>::max());
+}
+
 int generate_measurements(int argc, char** argv) {
   cxxopts::Options options("rowscan generate measurements",
                            "Writes `name;temperature` lines: K synthesized UTF-8 station names, a mean per station "
                            "and gaussian readings in tenths.");
   options.add_options()
-      ("rows", "number of lines", cxxopts::value<std::uint64_t>(), "N")
-      ("stations", "number of distinct stations (1..1000000)", cxxopts::value<std::uint32_t>()->default_value("413"), "K")
-      ("seed", "random seed", cxxopts::value<std::uint64_t>()->default_value("1"), "S")
+      ("rows", "number of lines", cxxopts::value<std::string>(), "N")
+      ("stations", "number of distinct stations, 1 to 1000000 (default: 413)", cxxopts::value<std::string>(), "K")
+      ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
       ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE");
   auto const parsed = parse_command_line(options, argc, argv, {{"rows", "missing --rows"}, {"output", "missing -o FILE"}});
   if (!parsed) return success;
   auto const& args = *parsed;
 
   generate::measurements_options opts;
-  opts.rows = args["rows"].as<std::uint64_t>();
-  opts.stations = args["stations"].as<std::uint32_t>();
-  opts.seed = args["seed"].as<std::uint64_t>();
-  if (opts.stations < 1 || opts.stations > 1000000) throw error("--stations must be between 1 and 1000000");
+  opts.rows = parse_whole_number("rows", args["rows"].as<std::string>(), 0, std::numeric_limits<std::uint64_t>::max());
+  opts.stations = static_cast<std::uint32_t>(parse_whole_number("stations", option_text(args, "stations").value_or("413"), 1, 1000000));
+  opts.seed = parse_seed(args);
   write_output(args["output"].as<std::string>(), [&](int fd) { generate::write_measurements(fd, opts); });
   return success;
 }
@@ -60,21 +64,16 @@ int generate_lineitem(int argc, char** argv) {
                            "Writes a TPC-H lineitem.tbl in dbgen's format: about SF x 6,000,000 rows, with the "
                            "specification's domains for l_suppkey, l_quantity and l_extendedprice.");
   options.add_options()
-      ("scale", "TPC-H scale factor, 0.0001 to 100000 (0.01 makes about 60,000 rows)", cxxopts::value<double>(), "SF")
-      ("seed", "random seed", cxxopts::value<std::uint64_t>()->default_value("1"), "S")
+      ("scale", "TPC-H scale factor, 0.0001 to 100000 (0.01 makes about 60,000 rows)", cxxopts::value<std::string>(), "SF")
+      ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
       ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE");
   auto const parsed = parse_command_line(options, argc, argv, {{"scale", "missing --scale"}, {"output", "missing -o FILE"}});
   if (!parsed) return success;
   auto const& args = *parsed;
 
   generate::lineitem_options opts;
-  opts.scale = args["scale"].as<double>();
-  opts.seed = args["seed"].as<std::uint64_t>();
-  try {
-    generate::lineitem_table_sizes(opts.scale);  // refuse a bad scale before creating the file
-  } catch (std::invalid_argument const& e) {
-    throw error(e.what());
-  }
+  opts.scale = parse_decimal("scale", args["scale"].as<std::string>(), 0.0001, 100000);  // the scale factor's range
+  opts.seed = parse_seed(args);
   write_output(args["output"].as<std::string>(), [&](int fd) { generate::write_lineitem(fd, opts); });
   return success;
 }

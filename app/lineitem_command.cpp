@@ -49,10 +49,10 @@ int lineitem_command(int argc, char** argv) {
       ("file", "lineitem.tbl, or - for standard input", cxxopts::value<std::string>())
       ("suppkey-below", "the threshold Z, or several as Z1,Z2,... (one pass, one line each, in this order)",
        cxxopts::value<std::string>(), "Z")
-      ("format", "output format: text or json (json adds matched row counts and timings)",
-       cxxopts::value<std::string>()->default_value("text"))
-      ("chunk-size", "bytes of text processed at once (default: sized from free device memory)",
-       cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
+      ("format", "output format: text (the default) or json (json adds matched row counts and timings)",
+       cxxopts::value<std::string>(), "FORMAT")
+      ("chunk-size", "bytes of text processed at once, 256 to 2G, with K, M or G for KiB, MiB or GiB "
+                     "(default, or 0: sized from free device memory)", cxxopts::value<std::string>(), "BYTES")
       ("stats", "print load and query times to stderr")
       ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
                   "answer");
@@ -63,16 +63,13 @@ int lineitem_command(int argc, char** argv) {
   if (!parsed) return success;
   auto const& args = *parsed;
   reject_with_explain(args, {"chunk-size", "stats", "skip-invalid", "format"});
-  std::string const format = args["format"].as<std::string>();
-  if (format != "text" && format != "json") {
-    throw cxxopts::exceptions::specification("unknown output format '" + format + "' (expected text or json)");
-  }
+  std::string const format = parse_choice("format", option_text(args, "format").value_or("text"), {"text", "json"});
 
   lineitem::summarize_options opts;
   try {
     opts.suppkey_below = lineitem::parse_thresholds(args["suppkey-below"].as<std::string>());
   } catch (error const& e) {
-    throw cxxopts::exceptions::specification(e.what());  // a malformed option is a usage error
+    throw usage_error(e.what());  // a malformed option is a usage error
   }
   if (args.count("explain")) {
     io::input_file input(args["file"].as<std::string>());
@@ -82,7 +79,7 @@ int lineitem_command(int argc, char** argv) {
     write_standard_output(out.str());
     return success;
   }
-  opts.chunk_size = args["chunk-size"].as<std::size_t>();
+  opts.chunk_size = chunk_size_option(args, lineitem::min_chunk_size, lineitem::max_chunk_size);
   opts.time_stages = args.count("stats") > 0;
   opts.skip_invalid = args.count("skip-invalid") > 0;
   opts.fail_allocations_above = fail_allocations_above_from_environment();

@@ -1,5 +1,6 @@
 // rowscan: the command-line tool. Parses the subcommand, dispatches, and reports errors in one place.
 #include "commands.hpp"
+#include "option_values.hpp"
 #include "output.hpp"
 #include "rowscan/error.hpp"
 
@@ -54,12 +55,23 @@ int dispatch(int argc, char** argv) {
   return usage;
 }
 
+/// cxxopts quotes option names with U+2018 and U+2019; rowscan's other messages use ASCII quotes.
+std::string plain_quotes(std::string text) {
+  for (char const* quote : {"\xE2\x80\x98", "\xE2\x80\x99"}) {
+    for (std::size_t at; (at = text.find(quote)) != std::string::npos;) text.replace(at, 3, "'");
+  }
+  return text;
+}
+
 int run(int argc, char** argv) {
   using namespace rowscan::app;
   try {
     return dispatch(argc, argv);
-  } catch (cxxopts::exceptions::exception const& e) {
+  } catch (usage_error const& e) {
     std::cerr << "rowscan: error: " << e.what() << " (see --help)\n";
+    return usage;
+  } catch (cxxopts::exceptions::exception const& e) {
+    std::cerr << "rowscan: error: " << plain_quotes(e.what()) << " (see --help)\n";
     return usage;
   } catch (rowscan::error const& e) {
     std::cerr << "rowscan: error: " << e.what() << '\n';

@@ -53,18 +53,18 @@ int stations_command(int argc, char** argv) {
   options.positional_help("FILE").show_positional_help();
   options.add_options()
       ("file", "measurements file, or - for standard input", cxxopts::value<std::string>())
-      ("chunk-size", "bytes of text processed at once (default: sized from free device memory)",
-       cxxopts::value<std::size_t>()->default_value("0"), "BYTES")
-      ("format", "output format: 1brc, json or csv", cxxopts::value<std::string>()->default_value("1brc"))
+      ("chunk-size", "bytes of text processed at once, 128 to 2G, with K, M or G for KiB, MiB or GiB "
+                     "(default, or 0: sized from free device memory)", cxxopts::value<std::string>(), "BYTES")
+      ("format", "output format: 1brc (the default), json or csv", cxxopts::value<std::string>(), "FORMAT")
       ("stats", "print a per-stage time breakdown to stderr")
-      ("threads", "threads reading a regular file (default: one per core, up to 16)",
-       cxxopts::value<unsigned>()->default_value("0"), "N")
+      ("threads", "threads reading a regular file, 1 to 64 (default: one per core, up to 16)",
+       cxxopts::value<std::string>(), "N")
       ("portable", "use only the portable Thrust compositions, not the CUB fast paths (for testing)")
       ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
                   "answer")
       ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)")
       ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
-                   "name-comparing fallback)", cxxopts::value<unsigned>()->default_value("64"), "N");
+                   "name-comparing fallback), 0 to 64 (default: 64)", cxxopts::value<std::string>(), "N");
   add_skip_invalid_option(options);
   options.parse_positional({"file"});
   auto const parsed = parse_command_line(options, argc, argv, {{"file", "missing FILE"}});
@@ -72,7 +72,8 @@ int stations_command(int argc, char** argv) {
   auto const& args = *parsed;
 
   reject_with_explain(args, {"chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid"});
-  auto const format = stations::parse_output_format(args["format"].as<std::string>());
+  auto const format = stations::parse_output_format(
+      parse_choice("format", option_text(args, "format").value_or("1brc"), {"1brc", "json", "csv"}));
   if (args.count("explain")) {
     io::input_file input(args["file"].as<std::string>());
     std::string const text = explain::read_small_input(input.fd(), input.label());
@@ -83,12 +84,16 @@ int stations_command(int argc, char** argv) {
   }
 
   stations::summarize_options opts;
-  opts.chunk_size = args["chunk-size"].as<std::size_t>();
-  opts.key_bits = args["key-bits"].as<unsigned>();
+  opts.chunk_size = chunk_size_option(args, stations::min_chunk_size, stations::max_chunk_size);
+  if (auto const text = option_text(args, "key-bits")) {
+    opts.key_bits = static_cast<unsigned>(parse_whole_number("key-bits", *text, 0, 64));
+  }
   opts.time_stages = args.count("stats") > 0;
   opts.skip_invalid = args.count("skip-invalid") > 0;
   opts.fail_allocations_above = fail_allocations_above_from_environment();
-  opts.reader_threads = args["threads"].as<unsigned>();
+  if (auto const text = option_text(args, "threads")) {
+    opts.reader_threads = static_cast<unsigned>(parse_whole_number("threads", *text, 1, max_reader_threads));
+  }
   opts.portable_only = args.count("portable") > 0;
 
   auto const start = std::chrono::steady_clock::now();

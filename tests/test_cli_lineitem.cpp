@@ -96,15 +96,16 @@ TEST_F(CliLineitem, UsageErrorsExitWithTwo) {
 }
 
 TEST_F(CliLineitem, RuntimeErrorsExitWithOne) {
+  // Out-of-range option values are usage errors naming the option since issue 17 (they exited with 1).
   auto r = run("lineitem --suppkey-below 5 --chunk-size 10 -", row("3", "2", "10.50"));
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("chunk size"), std::string::npos) << r.err;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--chunk-size: '10' is out of range"), std::string::npos) << r.err;
   r = run("lineitem --suppkey-below 5 '" + path("missing.tbl") + "'");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
   r = run("generate lineitem --scale 0 -o '" + path("x.tbl") + "'");
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("scale factor"), std::string::npos) << r.err;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--scale: '0' is out of range"), std::string::npos) << r.err;
 }
 
 TEST_F(CliLineitem, EmptyInputAndLargeThreshold) {
