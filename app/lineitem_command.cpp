@@ -49,7 +49,7 @@ int lineitem_command(int argc, char** argv) {
       ("file", "lineitem.tbl, or - for standard input", cxxopts::value<std::string>())
       ("suppkey-below", "the threshold Z, or several as Z1,Z2,... (one pass, one line each, in this order)",
        cxxopts::value<std::string>(), "Z")
-      ("format", "output format: text (the default) or json (json adds matched row counts and timings)",
+      ("format", "output format: text (the default) or json (json adds matched row counts; with --stats, timings)",
        cxxopts::value<std::string>(), "FORMAT")
       ("chunk-size", "bytes of text processed at once, 256 to 2G, with K, M or G for KiB, MiB or GiB "
                      "(default, or 0: sized from free device memory)", cxxopts::value<std::string>(), "BYTES")
@@ -89,7 +89,7 @@ int lineitem_command(int argc, char** argv) {
   lineitem::summary const result = lineitem::summarize(input.fd(), input.label(), opts);
 
   // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
-  std::string const text = format == "json" ? lineitem::format_json(result) : lineitem::format_text(result);
+  std::string const text = format == "json" ? lineitem::format_json(result, opts.time_stages) : lineitem::format_text(result);
   write_standard_output(text);
   report_skipped(result.skipped);
   if (opts.time_stages) {

@@ -57,7 +57,7 @@ TEST_F(Cli, StandardInputAndFormats) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, "{a=-2.5/-2.5/-2.5, b=1.0/1.5/2.0}\n");
   r = run("stations --format csv -", text);
-  EXPECT_EQ(r.out, "station,min,mean,max,count\na,-2.5,-2.5,-2.5,1\nb,1.0,1.5,2.0,2\n");
+  EXPECT_EQ(r.out, "name,min,mean,max,count\na,-2.5,-2.5,-2.5,1\nb,1.0,1.5,2.0,2\n");
   r = run("stations --format json -", text);
   EXPECT_EQ(r.out.front(), '[');
   EXPECT_EQ(run("stations --format xml -", text).exit_code, 2);  // a usage error since issue 17
