@@ -46,14 +46,25 @@ inline std::size_t chunk_size_option(cxxopts::ParseResult const& args, std::size
 /// A required option and the usage error given when it is missing.
 using required_option = std::pair<char const*, char const*>;
 
-/// Adds -h/--help, parses, and prints the help (returning nothing) when asked. Throws a cxxopts usage
-/// error for a missing required option or a stray argument.
+/// Option groups that --help leaves out: the positional FILE (the usage line names it) and switches
+/// that exist for the tests (--key-bits, --portable; CONTRIBUTING.md lists them).
+constexpr char const* positional_group = "positional";
+constexpr char const* testing_group = "testing";
+
+/// What every command's help ends with, after its own notes.
+constexpr char const* help_footer =
+    "Exit codes: 0 the answer, 1 bad input or a runtime error (a missing file, a failed write), 2 a usage error.\n";
+
+/// Adds -h/--help, parses, and prints the help (returning nothing) when asked: the options of the
+/// default group, then notes (a paragraph or empty) and help_footer. Throws usage_error for a missing
+/// required option or a stray argument.
 inline std::optional<cxxopts::ParseResult> parse_command_line(cxxopts::Options& options, int argc, char** argv,
-                                                              std::initializer_list<required_option> required) {
-  options.add_options()("h,help", "this text");
+                                                              std::initializer_list<required_option> required,
+                                                              std::string const& notes = "") {
+  options.add_options()("h,help", "print this help to standard output");
   auto args = options.parse(argc, argv);
   if (args.count("help")) {
-    write_standard_output(options.help());
+    write_standard_output(options.help({""}) + "\n" + notes + help_footer);
     return std::nullopt;
   }
   for (auto const& [name, message] : required) {
@@ -74,6 +85,13 @@ inline void reject_with_explain(cxxopts::ParseResult const& args, std::initializ
       throw usage_error("--explain cannot be combined with --" + std::string(name));
     }
   }
+}
+
+/// The input operand both workloads share, in the hidden positional group.
+inline void add_file_operand(cxxopts::Options& options, char const* what) {
+  options.positional_help("FILE").show_positional_help();
+  options.add_options(positional_group)("file", what, cxxopts::value<std::string>());
+  options.parse_positional({"file"});
 }
 
 /// The option both workloads share for bad input.

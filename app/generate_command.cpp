@@ -34,6 +34,10 @@ void write_output(std::string const& path, Write const& write) {
   out.commit();
 }
 
+constexpr char const* generate_notes =
+    "The same options give the same bytes, whatever the number of threads (OMP_NUM_THREADS). FILE is written\n"
+    "as a temporary file beside it and renamed at the end: an interrupted run leaves FILE as it was.\n";
+
 std::uint64_t parse_seed(cxxopts::ParseResult const& args) {
   return parse_whole_number("seed", option_text(args, "seed").value_or("1"), 0, std::numeric_limits<std::uint64_t>::max());
 }
@@ -42,12 +46,14 @@ int generate_measurements(int argc, char** argv) {
   cxxopts::Options options("rowscan generate measurements",
                            "Writes `name;temperature` lines: K synthesized UTF-8 station names, a mean per station "
                            "and gaussian readings in tenths.");
+  options.custom_help("--rows N [--stations K] [--seed S] -o FILE");
   options.add_options()
-      ("rows", "number of lines", cxxopts::value<std::string>(), "N")
+      ("rows", "number of lines (required)", cxxopts::value<std::string>(), "N")
       ("stations", "number of distinct stations, 1 to 1000000 (default: 413)", cxxopts::value<std::string>(), "K")
       ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
-      ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE");
-  auto const parsed = parse_command_line(options, argc, argv, {{"rows", "missing --rows"}, {"output", "missing -o FILE"}});
+      ("o,output", "output file, or - for standard output (required)", cxxopts::value<std::string>(), "FILE");
+  auto const parsed = parse_command_line(options, argc, argv, {{"rows", "missing --rows"}, {"output", "missing -o FILE"}},
+                                         generate_notes);
   if (!parsed) return success;
   auto const& args = *parsed;
 
@@ -63,11 +69,14 @@ int generate_lineitem(int argc, char** argv) {
   cxxopts::Options options("rowscan generate lineitem",
                            "Writes a TPC-H lineitem.tbl in dbgen's format: about SF x 6,000,000 rows, with the "
                            "specification's domains for l_suppkey, l_quantity and l_extendedprice.");
+  options.custom_help("--scale SF [--seed S] -o FILE");
   options.add_options()
-      ("scale", "TPC-H scale factor, 0.0001 to 100000 (0.01 makes about 60,000 rows)", cxxopts::value<std::string>(), "SF")
+      ("scale", "TPC-H scale factor, 0.0001 to 100000 (required; 0.01 makes about 60,000 rows)",
+       cxxopts::value<std::string>(), "SF")
       ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
-      ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE");
-  auto const parsed = parse_command_line(options, argc, argv, {{"scale", "missing --scale"}, {"output", "missing -o FILE"}});
+      ("o,output", "output file, or - for standard output (required)", cxxopts::value<std::string>(), "FILE");
+  auto const parsed = parse_command_line(options, argc, argv, {{"scale", "missing --scale"}, {"output", "missing -o FILE"}},
+                                         generate_notes);
   if (!parsed) return success;
   auto const& args = *parsed;
 
@@ -84,8 +93,10 @@ int generate_command(int argc, char** argv) {
   std::string const what = argc > 1 ? argv[1] : "";
   if (what == "measurements") return generate_measurements(argc - 1, argv + 1);
   if (what == "lineitem") return generate_lineitem(argc - 1, argv + 1);
-  constexpr char const* text = "usage: rowscan generate measurements --rows N --stations K [--seed S] -o FILE\n"
-                               "       rowscan generate lineitem --scale SF [--seed S] -o FILE\n";
+  constexpr char const* text = "usage: rowscan generate measurements --rows N [--stations K] [--seed S] -o FILE\n"
+                               "       rowscan generate lineitem --scale SF [--seed S] -o FILE\n"
+                               "`rowscan generate measurements --help` and `rowscan generate lineitem --help` describe "
+                               "the options.\n";
   if (what == "--help" || what == "-h") {  // asked for: stdout, like every other help
     write_standard_output(text);
     return success;

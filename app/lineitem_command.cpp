@@ -44,9 +44,8 @@ int lineitem_command(int argc, char** argv) {
   cxxopts::Options options("rowscan lineitem",
                            "SELECT SUM(l_quantity * l_extendedprice) FROM lineitem WHERE l_suppkey < Z, exactly, "
                            "for a TPC-H lineitem.tbl as dbgen writes it.");
-  options.positional_help("FILE").show_positional_help();
+  add_file_operand(options, "lineitem.tbl, or - for standard input");
   options.add_options()
-      ("file", "lineitem.tbl, or - for standard input", cxxopts::value<std::string>())
       ("suppkey-below", "the threshold Z, or several as Z1,Z2,... (one pass, one line each, in this order)",
        cxxopts::value<std::string>(), "Z")
       ("format", "output format: text (the default) or json (json adds matched row counts; with --stats, timings)",
@@ -57,9 +56,12 @@ int lineitem_command(int argc, char** argv) {
       ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
                   "answer");
   add_skip_invalid_option(options);
-  options.parse_positional({"file"});
-  auto const parsed = parse_command_line(options, argc, argv,
-                                         {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}});
+  auto const parsed = parse_command_line(
+      options, argc, argv, {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}},
+      "FILE is a TPC-H lineitem.tbl as dbgen writes it (16 fields, each followed by '|'); FILE may be - for\n"
+      "standard input. --suppkey-below is required. --explain takes only --suppkey-below besides FILE.\n"
+      "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n"
+      "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB, 1G is 1 GiB.\n");
   if (!parsed) return success;
   auto const& args = *parsed;
   reject_with_explain(args, {"chunk-size", "stats", "skip-invalid", "format"});

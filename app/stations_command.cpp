@@ -50,24 +50,28 @@ int stations_command(int argc, char** argv) {
   cxxopts::Options options("rowscan stations",
                            "Per-station min/mean/max of `name;temperature` lines, exactly, in the One Billion Row "
                            "Challenge's format.");
-  options.positional_help("FILE").show_positional_help();
+  add_file_operand(options, "measurements file, or - for standard input");
   options.add_options()
-      ("file", "measurements file, or - for standard input", cxxopts::value<std::string>())
       ("chunk-size", "bytes of text processed at once, 128 to 2G, with K, M or G for KiB, MiB or GiB "
                      "(default, or 0: sized from free device memory)", cxxopts::value<std::string>(), "BYTES")
       ("format", "output format: 1brc (the default), json or csv", cxxopts::value<std::string>(), "FORMAT")
       ("stats", "print a per-stage time breakdown to stderr")
       ("threads", "threads reading a regular file, 1 to 64 (default: one per core, up to 16)",
        cxxopts::value<std::string>(), "N")
-      ("portable", "use only the portable Thrust compositions, not the CUB fast paths (for testing)")
       ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
                   "answer")
-      ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)")
+      ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)");
+  add_skip_invalid_option(options);
+  options.add_options(testing_group)
+      ("portable", "use only the portable Thrust compositions, not the CUB fast paths (for testing)")
       ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
                    "name-comparing fallback), 0 to 64 (default: 64)", cxxopts::value<std::string>(), "N");
-  add_skip_invalid_option(options);
-  options.parse_positional({"file"});
-  auto const parsed = parse_command_line(options, argc, argv, {{"file", "missing FILE"}});
+  auto const parsed = parse_command_line(
+      options, argc, argv, {{"file", "missing FILE"}},
+      "FILE holds `name;temperature` lines; FILE may be - for standard input. The answer goes to stdout, errors\n"
+      "and --stats to stderr. --explain takes only --format and --no-progress besides FILE.\n"
+      "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n"
+      "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB, 1G is 1 GiB.\n");
   if (!parsed) return success;
   auto const& args = *parsed;
 
