@@ -3,6 +3,7 @@
 #include "option_values.hpp"
 #include "output.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/io/input_file.hpp"
 
 #include <cxxopts.hpp>
 
@@ -84,6 +85,13 @@ std::string plain_quotes(std::string text) {
   return text;
 }
 
+/// The message of an error, unless a compressed input failed to decompress: then the text was cut short,
+/// and that is the error to report (what the cut caused, such as a bad last line, is not).
+std::string cause(char const* what) {
+  auto const failure = rowscan::io::first_decode_failure();
+  return failure ? *failure : std::string(what);
+}
+
 int run(int argc, char** argv) {
   using namespace rowscan::app;
   try {
@@ -95,11 +103,11 @@ int run(int argc, char** argv) {
     std::cerr << "rowscan: error: " << plain_quotes(e.what()) << " (see --help)\n";
     return usage;
   } catch (rowscan::error const& e) {
-    std::cerr << "rowscan: error: " << e.what() << '\n';
+    std::cerr << "rowscan: error: " << cause(e.what()) << '\n';
   } catch (std::bad_alloc const&) {
     std::cerr << "rowscan: error: out of memory (a smaller --chunk-size needs less)\n";
   } catch (std::exception const& e) {
-    std::cerr << "rowscan: error: " << e.what() << '\n';
+    std::cerr << "rowscan: error: " << cause(e.what()) << '\n';
   }
   return rowscan::app::failure;
 }

@@ -1,5 +1,6 @@
 #include "output.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/io/input_file.hpp"
 #include "rowscan/io/write_all.hpp"
 
 #include <cerrno>
@@ -17,6 +18,8 @@ void throw_write_error(std::string const& label, int errno_value) {
 }
 
 void write_standard_output(std::string_view text) {
+  // An answer over text that a failed decoder cut short would pass for a whole one: report the failure.
+  if (auto const failure = io::first_decode_failure()) throw error(*failure);
   try {
     io::write_all(STDOUT_FILENO, text.data(), text.size(), "standard output");
   } catch (io::write_error const& e) {

@@ -8,7 +8,8 @@
 namespace rowscan::app {
 
 /// Writes all of text to standard output with write(2). Throws rowscan::error naming "standard output"
-/// and the reason (strerror) when a write fails, e.g. on a full disk or `> /dev/full`.
+/// and the reason (strerror) when a write fails, e.g. on a full disk or `> /dev/full`. Writes nothing
+/// and throws the decoder's error if a compressed input failed to decompress (io::first_decode_failure).
 void write_standard_output(std::string_view text);
 
 /// The output named by `generate -o PATH`: "-" for standard output, otherwise a file.

@@ -4,7 +4,7 @@
 #   scripts/bootstrap.sh            what the build and the tests need (python3: the docs.snippets_current test)
 #   scripts/bootstrap.sh --charts   also gnuplot-nox, for scripts/charts.sh (not needed by CI)
 set -euo pipefail
-packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev python3)
+packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev python3 zlib1g-dev libzstd-dev)
 if [ "${1:-}" = "--charts" ]; then
   packages+=(gnuplot-nox)
 fi
