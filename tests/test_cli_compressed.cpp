@@ -167,8 +167,8 @@ TEST_F(CliCompressed, OtherBinaryFormatsAreNotText) {
   };
   for (auto const& b : {binary{"BZh91AY&SY\x01\x02", "bzip2-compressed data"},
                         binary{std::string("\xfd" "7zXZ\x00\x00\x04", 8), "xz-compressed data"},
-                        binary{"PK\x03\x04\x14\x00", "a zip archive"}, binary{"\x7f" "ELF\x02\x01", "an ELF executable"},
-                        binary{"\xff\xfe" "a\x00;\x00", "UTF-16 text"}}) {
+                        binary{"PK\x03\x04\x14", "a zip archive"}, binary{"\x7f" "ELF\x02\x01", "an ELF executable"},
+                        binary{std::string("\xff\xfe" "a\x00;\x00", 6), "UTF-16 text"}}) {
     write_file(path("x.bin"), b.bytes + "\nrest;1.0\n");
     std::string const expected = ": not text: its first bytes say it is " + b.what +
                                  " (rowscan reads text, and decompresses gzip and zstd)\n";
