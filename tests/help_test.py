@@ -52,6 +52,38 @@ synopsis = [line.strip() for line in top.split("\n\n")[0].splitlines()[1:]]
 block = open(readme, encoding="utf-8").read().split("## Usage", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
 check(block.splitlines() == synopsis, f"README's Usage block differs from rowscan --help:\n{block}\nvs\n" + "\n".join(synopsis))
 
+# The README's console examples: run each `$ build/cpu/app/rowscan ...` line (with this build's rowscan and
+# a scratch directory for /tmp) and compare what it prints; an expected line ending in `...}` or `...`
+# is a prefix.
+import os
+import shlex
+import tempfile
+
+text = open(readme, encoding="utf-8").read()
+with tempfile.TemporaryDirectory() as scratch:
+    for block in text.split("```console\n")[1:]:
+        block = block.split("```", 1)[0]
+        expected, output = [], b""
+        for line in block.splitlines() + ["$"]:
+            if line.startswith("$"):
+                for want, got in zip(expected, output.decode("utf-8", "replace").splitlines()):
+                    prefix = want[: -len(", ...}")] if want.endswith(", ...}") else want.rstrip(".")
+                    check(got.startswith(prefix) if want.endswith("...}") or want.endswith("...") else got == want,
+                          f"README example: expected {want!r}, got {got[:len(want) + 20]!r}")
+                check(len(output.splitlines()) >= len(expected), f"README example: too little output for {expected}")
+                expected, output = [], b""
+                command = line[1:].strip()
+                if not command:
+                    continue
+                words = [exe if w == "build/cpu/app/rowscan" else w.replace("/tmp/", scratch + "/") for w in shlex.split(command)]
+                if words[0] != exe:
+                    continue
+                r = subprocess.run(words, capture_output=True)
+                check(r.returncode == 0, f"README example {command!r}: exit {r.returncode}: {r.stderr[:200]!r}")
+                output = r.stdout
+            else:
+                expected.append(line)
+
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")
 print("help_test: all checks passed")
