@@ -54,9 +54,14 @@ void disarm_removal() {
 }
 
 /// A new file, or an existing regular file: those are written through a temporary file and a rename.
-bool replace_by_rename(std::string const& path) {
+/// `mode` is the existing file's permissions, or what open(path, O_CREAT, 0644) would give a new one.
+bool replace_by_rename(std::string const& path, mode_t& mode) {
+  mode_t const mask = ::umask(0);
+  ::umask(mask);
+  mode = 0644 & ~mask;
   struct stat st{};
   if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT;
+  mode = st.st_mode & 07777;
   return S_ISREG(st.st_mode);
 }
 
@@ -68,7 +73,8 @@ output_file::output_file(std::string const& path)
     fd_ = STDOUT_FILENO;
     return;
   }
-  if (!replace_by_rename(path)) {
+  mode_t mode = 0;
+  if (!replace_by_rename(path, mode)) {
     fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd_ < 0) throw error(path + ": cannot create: " + std::strerror(errno));
     return;
@@ -81,10 +87,8 @@ output_file::output_file(std::string const& path)
   if (fd_ < 0) throw error(path + ": cannot create: " + std::strerror(errno));
   temporary_ = pattern;
   arm_removal(temporary_);
-  // mkstemp makes the file 0600; give it the mode open(path, O_CREAT, 0644) would have given.
-  mode_t const mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd_, 0644 & ~mask);
+  // mkstemp makes the file 0600; give it the mode the file has, or would have had from open(2).
+  ::fchmod(fd_, mode);
   ::fcntl(fd_, F_SETFD, FD_CLOEXEC);
 }
 

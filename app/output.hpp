@@ -15,7 +15,7 @@ void write_standard_output(std::string_view text);
 /// The output named by `generate -o PATH`: "-" for standard output, otherwise a file.
 ///
 /// A new or regular file is written as a temporary file in the same directory (`.NAME.rowscan-XXXXXX`)
-/// that commit() renames over PATH once every byte is out. An error, an exception or SIGINT, SIGTERM or
+/// that commit() renames over PATH once every byte is out (with PATH's permissions, if it existed). An error, an exception or SIGINT, SIGTERM or
 /// SIGHUP before then removes the temporary file and leaves PATH as it was, so a run that did not finish
 /// never leaves a shorter file that could pass for a whole one. Anything else (a device such as /dev/null,
 /// a FIFO, a symbolic link) is opened and written directly.

@@ -77,6 +77,11 @@ TEST_F(CliOutput, GenerateWritesThroughATemporaryFile) {
   struct stat st{};
   ASSERT_EQ(::stat(path("m.txt").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0077, 0644 & 0077 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
+  // An existing file keeps its permissions.
+  ASSERT_EQ(::chmod(path("m.txt").c_str(), 0600), 0);
+  ASSERT_EQ(run("generate measurements --rows 10 --stations 5 -o '" + path("m.txt") + "'").exit_code, 0);
+  ASSERT_EQ(::stat(path("m.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
   // A directory that cannot be written: the error names the file asked for.
   auto const bad = run("generate measurements --rows 10 -o '" + path("no/such/dir.txt") + "'");
   EXPECT_EQ(bad.exit_code, 1);
