@@ -4,7 +4,8 @@
 
 namespace rowscan::app {
 
-/// Exit codes: 0 success, 1 bad input or a failing device, 2 a usage error.
+/// Exit codes, the same for every command: 0 an answer, 1 bad input or a runtime error (a missing file,
+/// a failed write, a failing device), 2 a usage error (a missing, unknown or bad option: app::usage_error).
 enum exit_code : int { success = 0, failure = 1, usage = 2 };
 
 int stations_command(int argc, char** argv);
