@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/command_line.hpp: the option handling every subcommand shares.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/commands.hpp: the rowscan subcommands. Each parses its own options and returns an exit code;
 // errors are thrown and reported once, in main.
 #pragma once

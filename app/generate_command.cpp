@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan generate measurements ...`: realistic inputs of any size.
 #include "commands.hpp"
 #include "rowscan/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan lineitem FILE --suppkey-below Z`: SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z, exactly.
 #include "commands.hpp"
 #include "rowscan/error.hpp"

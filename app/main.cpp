@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan: the command-line tool. Parses the subcommand, dispatches, and reports errors in one place.
 #include "commands.hpp"
 #include "option_values.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/option_values.hpp: the values of command-line options, checked. Every bad value is a usage error
 // (exit 2) that names its option: `--chunk-size: '1e6' is not a size (bytes, or with K, M or G: 64M)`.
 #pragma once

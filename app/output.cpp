@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "output.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/input_file.hpp"

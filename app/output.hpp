@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/output.hpp: every byte rowscan writes to stdout or to an output file goes through here, so that a
 // failed write is always reported: `rowscan: error: standard output: cannot write: No space left on device`.
 #pragma once

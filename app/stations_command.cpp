@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan stations FILE`: the One Billion Row Challenge answer for a measurements file.
 #include "commands.hpp"
 #include "rowscan/explain/arrays.hpp"

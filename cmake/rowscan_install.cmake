@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `cmake --install BUILD [--prefix PREFIX]`: the rowscan CLI, the library and its headers, and a package
 # configuration, so that another project can use find_package(rowscan) and link rowscan::algorithms.
 include(GNUInstallDirs)

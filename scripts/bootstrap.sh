@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages rowscan builds with, if any are missing. The CUDA toolkit (for CCCL and,
 # optionally, nvcc) is expected at /usr/local/cuda; the CPU build needs only its headers.
 #   scripts/bootstrap.sh            what the build, the tests and CI need (python3: the docs.snippets_current,

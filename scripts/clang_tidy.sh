@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # clang-tidy over rowscan's host C++ sources (the .cpp files in compile_commands.json; the .cu files,
 # which pull in all of Thrust, are left out to keep CI short), with the checks in .clang-tidy.
 # It fails only on NEW findings: .clang-tidy-baseline lists the findings accepted today as

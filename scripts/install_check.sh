@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs a build tree into a scratch prefix, checks what was installed, and builds the tiny consumer
 # project (tests/install_consumer) against it with find_package(rowscan); the consumer must print the
 # bundled sample's answer. CI runs it on the cpu build tree.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # Help that tells the truth (issue 17):   tests/help_test.py ROWSCAN_EXE README.md
 # - every help goes to stdout with exit 0;
 # - a command's help lists the options it accepts, and none of the test-only switches or a stray

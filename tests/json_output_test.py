@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # rowscan's JSON and CSV, read by real parsers (issue 17): python3's json and csv modules.
 #   tests/json_output_test.py ROWSCAN_EXE
 # Checks that the JSON is valid for any name bytes and round-trips them (each byte that is not UTF-8 is

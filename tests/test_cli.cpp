@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rowscan executable as a user runs it: exit codes, what goes to stdout, what goes to stderr.
 #include "reference/stations_reference.hpp"
 

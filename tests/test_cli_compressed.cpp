@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gzip and zstd inputs (issue 17): told by their first bytes, decompressed on a thread ahead of the
 // reader, errors located in decompressed bytes; other binary formats are refused as not text.
 // The test data is compressed here, with zlib and libzstd, so no command-line compressor is needed.

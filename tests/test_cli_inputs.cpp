@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile and unusual inputs, run through the rowscan executable (issue 6): every malformed input is one
 // precise line on stderr, nothing on stdout and exit code 1; every valid one is answered exactly.
 // Also: the answer is byte-identical for every chunk size and thread count.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan lineitem` and `rowscan generate lineitem` as a user runs them: exit codes, stdout, stderr.
 #include "reference/lineitem_reference.hpp"
 

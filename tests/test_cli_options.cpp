@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One exit-code rule for every subcommand (issue 17): 0 an answer, 1 bad input or a runtime error, 2 a
 // usage error. Every option's bad value is a usage error whose message names the option.
 #include "support/cli_fixture.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The output formats.
 #include "rowscan/error.hpp"
 #include "rowscan/stations/format.hpp"

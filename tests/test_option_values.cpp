@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The option value parsers (app/option_values.hpp): sizes with binary suffixes, whole numbers, decimals.
 #include "option_values.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/bad_rows.hpp: the bad rows of a chunk, for --skip-invalid: how many, and the first few worded.
 //
 //   count_if(is_bad) -> find_if(is_bad) from after the last one found, at most `wanted` times

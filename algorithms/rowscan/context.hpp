@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/context.hpp: what every composition receives last: the execution policy and its memory pool.
 #pragma once
 

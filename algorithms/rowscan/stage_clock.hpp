@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stage_clock.hpp: per-stage wall times for --stats.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/write_all.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan lineitem --explain` (rowscan/lineitem/explain.hpp): the load's and the query's library
 // calls, with each device array copied to the host after the call that writes it.
 #include "rowscan/lineitem/explain.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host-side text of `rowscan lineitem`: thresholds in, sums out, and the words of its errors.
 #include "rowscan/error.hpp"
 #include "rowscan/lineitem/cents.hpp"

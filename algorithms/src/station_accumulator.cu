@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rowscan/stations/accumulator.hpp"
 
 #include "rowscan/bad_rows.hpp"

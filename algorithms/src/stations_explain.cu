@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan stations --explain` (rowscan/stations/explain.hpp): the general path's library calls, with
 // each device array copied to the host after the call that writes it.
 #include "rowscan/stations/explain.hpp"

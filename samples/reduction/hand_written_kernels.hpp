@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/reduction/hand_written_kernels.hpp: the "before" rungs of the reduction ladder, CUDA only.
 //
 // The kernels of seed 004 (ETH "Data Processing on Modern Hardware", 2012), written by hand as a

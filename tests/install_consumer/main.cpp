@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The installed library's host API: read a measurements file, print the challenge's answer.
 //   consumer FILE
 #include <rowscan/io/input_file.hpp>

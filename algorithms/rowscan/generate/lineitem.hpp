@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/generate/lineitem.hpp: synthesizes TPC-H lineitem.tbl files (dbgen's format) on the host.
 #pragma once
 

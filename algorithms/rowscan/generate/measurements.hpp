@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/generate/measurements.hpp: synthesizes One Billion Row Challenge input files on the host.
 #pragma once
 

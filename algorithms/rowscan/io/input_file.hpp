@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/io/input_file.hpp: an input named on the command line: a file, or "-" for standard input,
 // as text: gzip and zstd input is decompressed on a thread ahead of the reader.
 #pragma once

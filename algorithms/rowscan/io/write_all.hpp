@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/io/write_all.hpp: write(2) until every byte is out.
 #pragma once
 

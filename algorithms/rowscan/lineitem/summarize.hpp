@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/summarize.hpp: the `rowscan lineitem` job, as the host sees it (no Thrust here).
 //
 // Load, per chunk of whole lines: copy -> find_lines (chunk_by) -> '|' positions (copy_if) + each

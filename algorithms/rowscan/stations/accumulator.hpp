@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/accumulator.hpp: folds chunks of device-resident text into the running station table.
 //
 // Fast path, for a chunk whose stations are all known (the running table is the dictionary):

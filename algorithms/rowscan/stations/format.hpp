@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/format.hpp: the answer as text: the challenge's format, JSON or CSV.
 #pragma once
 

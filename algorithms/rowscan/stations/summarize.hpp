@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/summarize.hpp: the `rowscan stations` job, as the host sees it (no Thrust here).
 //
 // Reader threads fill pinned blocks; per chunk of whole lines: copy to the device, then the
