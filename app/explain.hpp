@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/explain.hpp: `--explain`: every stage's arrays of one small chunk, printed for a learner.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --explain's shared stages: bytes, flags, the interval scan of find_lines, records (explain_print.hpp).
 #include "explain_print.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/explain_print.hpp: --explain's printing of what both workloads share: the bytes, the record-start
 // flags, the scanned intervals and the records (rowscan/explain/arrays.hpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan stations --explain`: the general path's arrays, stage by stage (explain.hpp).
 #include "explain.hpp"
 #include "explain_print.hpp"

@@ -1,10 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan generate measurements ...`: realistic inputs of any size.
 #include "commands.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/generate/lineitem.hpp"
 #include "rowscan/generate/measurements.hpp"
+#include "rowscan/io/write_all.hpp"
 
 #include "command_line.hpp"
+#include "output.hpp"
 
 #include <cxxopts.hpp>
 
@@ -12,51 +15,54 @@
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <unistd.h>
 
 namespace rowscan::app {
 namespace {
 
-/// The output named by -o: a file created or truncated, or standard output for "-".
-class output_file {
- public:
-  explicit output_file(std::string const& path) : owned_(path != "-") {
-    fd_ = owned_ ? ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : STDOUT_FILENO;
-    if (fd_ < 0) throw error(path + ": cannot create: " + std::strerror(errno));
+/// Writes the output named by -o with write(out_fd), then commits it (output_file: a temporary file
+/// renamed at the end). A failed write names the file or "standard output".
+template <class Write>
+void write_output(std::string const& path, Write const& write) {
+  output_file out(path);
+  try {
+    write(out.fd());
+  } catch (io::write_error const& e) {
+    throw_write_error(out.label(), e.code().value());
   }
-  ~output_file() {
-    if (owned_) ::close(fd_);
-  }
-  output_file(output_file const&) = delete;
-  output_file& operator=(output_file const&) = delete;
-  int fd() const { return fd_; }
+  out.commit();
+}
 
- private:
-  bool owned_;
-  int fd_;
-};
+constexpr char const* generate_notes =
+    "The same options give the same bytes, whatever the number of threads (OMP_NUM_THREADS). FILE is written\n"
+    "as a temporary file beside it and renamed at the end: an interrupted run leaves FILE as it was.\n";
+
+std::uint64_t parse_seed(cxxopts::ParseResult const& args) {
+  return parse_whole_number("seed", option_text(args, "seed").value_or("1"), 0, std::numeric_limits<std::uint64_t>::max());
+}
 
 int generate_measurements(int argc, char** argv) {
   cxxopts::Options options("rowscan generate measurements",
                            "Writes `name;temperature` lines: K synthesized UTF-8 station names, a mean per station "
                            "and gaussian readings in tenths.");
+  options.custom_help("--rows N [--stations K] [--seed S] -o FILE");
   options.add_options()
-      ("rows", "number of lines", cxxopts::value<std::uint64_t>(), "N")
-      ("stations", "number of distinct stations (1..1000000)", cxxopts::value<std::uint32_t>()->default_value("413"), "K")
-      ("seed", "random seed", cxxopts::value<std::uint64_t>()->default_value("1"), "S")
-      ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE");
-  auto const parsed = parse_command_line(options, argc, argv, {{"rows", "missing --rows"}, {"output", "missing -o FILE"}});
+      ("rows", "number of lines (required)", cxxopts::value<std::string>(), "N")
+      ("stations", "number of distinct stations, 1 to 1000000 (default: 413)", cxxopts::value<std::string>(), "K")
+      ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
+      ("o,output", "output file, or - for standard output (required)", cxxopts::value<std::string>(), "FILE");
+  auto const parsed = parse_command_line(options, argc, argv, {{"rows", "missing --rows"}, {"output", "missing -o FILE"}},
+                                         generate_notes);
   if (!parsed) return success;
   auto const& args = *parsed;
 
   generate::measurements_options opts;
-  opts.rows = args["rows"].as<std::uint64_t>();
-  opts.stations = args["stations"].as<std::uint32_t>();
-  opts.seed = args["seed"].as<std::uint64_t>();
-  if (opts.stations < 1 || opts.stations > 1000000) throw error("--stations must be between 1 and 1000000");
-  output_file out(args["output"].as<std::string>());
-  generate::write_measurements(out.fd(), opts);
+  opts.rows = parse_whole_number("rows", args["rows"].as<std::string>(), 0, std::numeric_limits<std::uint64_t>::max());
+  opts.stations = static_cast<std::uint32_t>(parse_whole_number("stations", option_text(args, "stations").value_or("413"), 1, 1000000));
+  opts.seed = parse_seed(args);
+  write_output(args["output"].as<std::string>(), [&](int fd) { generate::write_measurements(fd, opts); });
   return success;
 }
 
@@ -64,24 +70,21 @@ int generate_lineitem(int argc, char** argv) {
   cxxopts::Options options("rowscan generate lineitem",
                            "Writes a TPC-H lineitem.tbl in dbgen's format: about SF x 6,000,000 rows, with the "
                            "specification's domains for l_suppkey, l_quantity and l_extendedprice.");
+  options.custom_help("--scale SF [--seed S] -o FILE");
   options.add_options()
-      ("scale", "TPC-H scale factor, 0.0001 to 100000 (0.01 makes about 60,000 rows)", cxxopts::value<double>(), "SF")
-      ("seed", "random seed", cxxopts::value<std::uint64_t>()->default_value("1"), "S")
-      ("o,output", "output file, or - for standard output", cxxopts::value<std::string>(), "FILE");
-  auto const parsed = parse_command_line(options, argc, argv, {{"scale", "missing --scale"}, {"output", "missing -o FILE"}});
+      ("scale", "TPC-H scale factor, 0.0001 to 100000 (required; 0.01 makes about 60,000 rows)",
+       cxxopts::value<std::string>(), "SF")
+      ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
+      ("o,output", "output file, or - for standard output (required)", cxxopts::value<std::string>(), "FILE");
+  auto const parsed = parse_command_line(options, argc, argv, {{"scale", "missing --scale"}, {"output", "missing -o FILE"}},
+                                         generate_notes);
   if (!parsed) return success;
   auto const& args = *parsed;
 
   generate::lineitem_options opts;
-  opts.scale = args["scale"].as<double>();
-  opts.seed = args["seed"].as<std::uint64_t>();
-  try {
-    generate::lineitem_table_sizes(opts.scale);  // refuse a bad scale before creating the file
-  } catch (std::invalid_argument const& e) {
-    throw error(e.what());
-  }
-  output_file out(args["output"].as<std::string>());
-  generate::write_lineitem(out.fd(), opts);
+  opts.scale = parse_decimal("scale", args["scale"].as<std::string>(), 0.0001, 100000);  // the scale factor's range
+  opts.seed = parse_seed(args);
+  write_output(args["output"].as<std::string>(), [&](int fd) { generate::write_lineitem(fd, opts); });
   return success;
 }
 
@@ -91,9 +94,16 @@ int generate_command(int argc, char** argv) {
   std::string const what = argc > 1 ? argv[1] : "";
   if (what == "measurements") return generate_measurements(argc - 1, argv + 1);
   if (what == "lineitem") return generate_lineitem(argc - 1, argv + 1);
-  std::cerr << "usage: rowscan generate measurements --rows N --stations K [--seed S] -o FILE\n"
-               "       rowscan generate lineitem --scale SF [--seed S] -o FILE\n";
-  return what == "--help" || what == "-h" ? success : usage;
+  constexpr char const* text = "usage: rowscan generate measurements --rows N [--stations K] [--seed S] -o FILE\n"
+                               "       rowscan generate lineitem --scale SF [--seed S] -o FILE\n"
+                               "`rowscan generate measurements --help` and `rowscan generate lineitem --help` describe "
+                               "the options.\n";
+  if (what == "--help" || what == "-h") {  // asked for: stdout, like every other help
+    write_standard_output(text);
+    return success;
+  }
+  std::cerr << text;
+  return usage;
 }
 
 }  // namespace rowscan::app

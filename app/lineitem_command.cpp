@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan lineitem FILE --suppkey-below Z`: SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z, exactly.
 #include "commands.hpp"
 #include "rowscan/error.hpp"
@@ -10,6 +11,7 @@
 #include "explain.hpp"
 #include "progress.hpp"
 #include "stats.hpp"
+#include "output.hpp"
 
 #include <cxxopts.hpp>
 
@@ -40,42 +42,41 @@ int lineitem_command(int argc, char** argv) {
   cxxopts::Options options("rowscan lineitem",
                            "SELECT SUM(l_quantity * l_extendedprice) FROM lineitem WHERE l_suppkey < Z, exactly, "
                            "for a TPC-H lineitem.tbl as dbgen writes it.");
-  options.positional_help("FILE").show_positional_help();
+  add_file_operand(options, "lineitem.tbl, or - for standard input");
   options.add_options()
-      ("file", "lineitem.tbl, or - for standard input", cxxopts::value<std::string>())
       ("suppkey-below", "the threshold Z, or several as Z1,Z2,... (one pass, one line each, in this order)",
        cxxopts::value<std::string>(), "Z")
-      ("format", "output format: text or json (json adds matched row counts and timings)",
-       cxxopts::value<std::string>()->default_value("text"))
+      ("format", "output format: text (the default) or json (json adds matched row counts; with --stats, timings)",
+       cxxopts::value<std::string>(), "FORMAT")
       ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
                   "answer");
-  add_job_options(options);
-  options.parse_positional({"file"});
-  auto const parsed = parse_command_line(options, argc, argv,
-                                         {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}});
+  add_job_options(options, lineitem::min_chunk_size);
+  auto const parsed = parse_command_line(
+      options, argc, argv, {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}},
+      "FILE is a TPC-H lineitem.tbl as dbgen writes it (16 fields, each followed by '|'); FILE may be - for\n"
+      "standard input. --suppkey-below is required. --explain takes only --suppkey-below besides FILE.\n"
+      "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n"
+      "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB, 1G is 1 GiB.\n");
   if (!parsed) return success;
   auto const& args = *parsed;
   reject_with_explain(args, {"chunk-size", "threads", "stats", "skip-invalid", "format"});
-  std::string const format = args["format"].as<std::string>();
-  if (format != "text" && format != "json") {
-    throw cxxopts::exceptions::specification("unknown output format '" + format + "' (expected text or json)");
-  }
+  std::string const format = parse_choice("format", option_text(args, "format").value_or("text"), {"text", "json"});
 
   lineitem::summarize_options opts;
   try {
     opts.suppkey_below = lineitem::parse_thresholds(args["suppkey-below"].as<std::string>());
   } catch (error const& e) {
-    throw cxxopts::exceptions::specification(e.what());  // a malformed option is a usage error
+    throw usage_error(e.what());  // a malformed option is a usage error
   }
   if (args.count("explain")) {
     io::input_file input(args["file"].as<std::string>());
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
     write_explained(out, lineitem::explain(text, input.label(), opts.suppkey_below));
-    std::cout << out.str() << std::flush;
-    return std::cout ? success : failure;
+    write_standard_output(out.str());
+    return success;
   }
-  read_job_options(args, opts);
+  read_job_options(args, lineitem::min_chunk_size, opts);
 
   auto const start = std::chrono::steady_clock::now();
   io::input_file input(args["file"].as<std::string>());
@@ -85,14 +86,14 @@ int lineitem_command(int argc, char** argv) {
   progress.finish();
 
   // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
-  std::string const text = format == "json" ? lineitem::format_json(result) : lineitem::format_text(result);
-  std::cout << text << std::flush;
+  std::string const text = format == "json" ? lineitem::format_json(result, opts.time_stages) : lineitem::format_text(result);
+  write_standard_output(text);
   report_skipped(result.skipped);
   if (opts.time_stages) {
     print_stats("lineitem", headline(result), result,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
-  return std::cout ? success : failure;
+  return success;
 }
 
 }  // namespace rowscan::app

@@ -1,6 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan: the command-line tool. Parses the subcommand, dispatches, and reports errors in one place.
 #include "commands.hpp"
+#include "option_values.hpp"
+#include "output.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/io/input_file.hpp"
 
 #include <cxxopts.hpp>
 
@@ -13,23 +17,44 @@
 
 namespace {
 
+// The synopsis is the README's Usage block, line for line (the cli.help test checks it).
 constexpr char const* usage_text =
-    "usage: rowscan <command> [options]\n"
+    "usage: rowscan COMMAND [options], as one of\n"
+    "  rowscan stations FILE [--format 1brc|json|csv] [--chunk-size BYTES] [--threads N] [--stats] [--skip-invalid] [--no-progress]\n"
+    "  rowscan stations FILE --explain [--format 1brc|json|csv] [--no-progress]\n"
+    "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] [--format text|json] [--chunk-size BYTES] [--threads N] [--stats] [--skip-invalid] [--no-progress]\n"
+    "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] --explain\n"
+    "  rowscan generate measurements --rows N [--stations K] [--seed S] -o FILE\n"
+    "  rowscan generate lineitem --scale SF [--seed S] -o FILE\n"
+    "  rowscan COMMAND --help\n"
+    "  rowscan --help | --version\n"
     "\n"
     "commands:\n"
-    "  stations FILE [--skip-invalid] [--explain]\n"
-    "                      per-station min/mean/max of `name;temperature` lines (One Billion Row Challenge)\n"
-    "  generate measurements --rows N --stations K [--seed S] -o FILE\n"
-    "                      write a realistic measurements file\n"
-    "  lineitem FILE --suppkey-below Z[,Z2...] [--format text|json] [--stats] [--chunk-size BYTES] [--skip-invalid] [--explain]\n"
-    "                      SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z of a TPC-H lineitem.tbl\n"
-    "  generate lineitem --scale SF [--seed S] -o FILE\n"
-    "                      write a dbgen-format lineitem.tbl of about SF x 6,000,000 rows\n"
+    "  stations  per-station min/mean/max of `name;temperature` lines, exactly (the One Billion Row Challenge)\n"
+    "  lineitem  SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z of a TPC-H lineitem.tbl, exactly\n"
+    "  generate  write a realistic measurements file, or a dbgen-format lineitem.tbl of about SF x 6,000,000 rows\n"
     "\n"
-    "--explain prints every stage's arrays of the pipeline for a small input (4096 bytes, 64 lines at most).\n"
-    "FILE may be - for standard input. `rowscan <command> --help` describes a command's options.\n"
-    "  --help     this text\n"
-    "  --version  the version and the Thrust device system\n";
+    "options (`rowscan COMMAND --help` describes a command's own in full):\n"
+    "  --format FORMAT        stations: 1brc (the default), json or csv; lineitem: text (the default) or json\n"
+    "  --chunk-size BYTES     text processed at once: 128 (lineitem: 256) to 2G, or 0 for the default, sized\n"
+    "                         from free device memory\n"
+    "  --threads N            stations: threads reading a regular file, 1 to 64 (default: one per core, up to 16)\n"
+    "  --stats                per-stage times to stderr (and, for lineitem --format json, in the JSON)\n"
+    "  --skip-invalid         skip bad lines; stderr gets how many and where the first 5 were\n"
+    "  --no-progress          stations: no progress bar (shown only on a terminal, after a second)\n"
+    "  --explain              every stage's arrays for a small input (4096 bytes, 64 lines at most), then the answer\n"
+    "  --suppkey-below Z      lineitem: the threshold, or several as Z1,Z2,... (one answer line each)\n"
+    "  --rows N               generate measurements: the number of lines\n"
+    "  --stations K           generate measurements: distinct stations, 1 to 1000000 (default: 413)\n"
+    "  --scale SF             generate lineitem: TPC-H scale factor, 0.0001 to 100000\n"
+    "  --seed S               generate: the random seed (default: 1)\n"
+    "  -o, --output FILE      generate: the output file, or - for standard output\n"
+    "  -h, --help             this help, or a command's\n"
+    "  --version              the version and the Thrust device system\n"
+    "\n"
+    "FILE may be - for standard input. Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB.\n"
+    "Exit codes: 0 the answer, 1 bad input or a runtime error (a missing file, a failed write), 2 a usage error.\n"
+    "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n";
 
 int dispatch(int argc, char** argv) {
   using namespace rowscan::app;
@@ -39,11 +64,11 @@ int dispatch(int argc, char** argv) {
   }
   std::string const command = argv[1];
   if (command == "--help" || command == "-h" || command == "help") {
-    std::cout << usage_text;
+    write_standard_output(usage_text);
     return success;
   }
   if (command == "--version") {
-    std::cout << "rowscan " ROWSCAN_VERSION " (" << ROWSCAN_DEVICE_SYSTEM << ")\n";
+    write_standard_output("rowscan " ROWSCAN_VERSION " (" ROWSCAN_DEVICE_SYSTEM ")\n");
     return success;
   }
   if (command == "stations") return stations_command(argc - 1, argv + 1);
@@ -53,19 +78,37 @@ int dispatch(int argc, char** argv) {
   return usage;
 }
 
+/// cxxopts quotes option names with U+2018 and U+2019; rowscan's other messages use ASCII quotes.
+std::string plain_quotes(std::string text) {
+  for (char const* quote : {"\xE2\x80\x98", "\xE2\x80\x99"}) {
+    for (std::size_t at; (at = text.find(quote)) != std::string::npos;) text.replace(at, 3, "'");
+  }
+  return text;
+}
+
+/// The message of an error, unless a compressed input failed to decompress: then the text was cut short,
+/// and that is the error to report (what the cut caused, such as a bad last line, is not).
+std::string cause(char const* what) {
+  auto const failure = rowscan::io::first_decode_failure();
+  return failure ? *failure : std::string(what);
+}
+
 int run(int argc, char** argv) {
   using namespace rowscan::app;
   try {
     return dispatch(argc, argv);
-  } catch (cxxopts::exceptions::exception const& e) {
+  } catch (usage_error const& e) {
     std::cerr << "rowscan: error: " << e.what() << " (see --help)\n";
     return usage;
+  } catch (cxxopts::exceptions::exception const& e) {
+    std::cerr << "rowscan: error: " << plain_quotes(e.what()) << " (see --help)\n";
+    return usage;
   } catch (rowscan::error const& e) {
-    std::cerr << "rowscan: error: " << e.what() << '\n';
+    std::cerr << "rowscan: error: " << cause(e.what()) << '\n';
   } catch (std::bad_alloc const&) {
     std::cerr << "rowscan: error: out of memory (a smaller --chunk-size needs less)\n";
   } catch (std::exception const& e) {
-    std::cerr << "rowscan: error: " << e.what() << '\n';
+    std::cerr << "rowscan: error: " << cause(e.what()) << '\n';
   }
   return rowscan::app::failure;
 }
@@ -74,10 +117,10 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   int const code = run(argc, argv);
-  // Everything is written and flushed; skip the teardown of the device runtime at exit (about 0.1 s
-  // on an H100), which the operating system does anyway when the process ends.
-  std::cout.flush();
+  // Everything is written (stdout only through write_standard_output, which reports its own failures);
+  // skip the teardown of the device runtime at exit (about 0.1 s on an H100), which the operating
+  // system does anyway when the process ends.
   std::cerr.flush();
   std::fflush(nullptr);
-  std::_Exit(std::cout ? code : rowscan::app::failure);
+  std::_Exit(code);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/progress.hpp: a progress bar on stderr for long runs, shown only when stderr is a terminal.
 #pragma once
 

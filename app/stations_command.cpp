@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan stations FILE`: the One Billion Row Challenge answer for a measurements file.
 #include "commands.hpp"
 #include "rowscan/explain/arrays.hpp"
@@ -7,6 +8,7 @@
 
 #include "command_line.hpp"
 #include "explain.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 #include "stats.hpp"
 
@@ -38,35 +40,42 @@ int stations_command(int argc, char** argv) {
   cxxopts::Options options("rowscan stations",
                            "Per-station min/mean/max of `name;temperature` lines, exactly, in the One Billion Row "
                            "Challenge's format.");
-  options.positional_help("FILE").show_positional_help();
+  add_file_operand(options, "measurements file, or - for standard input");
   options.add_options()
-      ("file", "measurements file, or - for standard input", cxxopts::value<std::string>())
-      ("format", "output format: 1brc, json or csv", cxxopts::value<std::string>()->default_value("1brc"))
-      ("portable", "use only the portable Thrust compositions, not the CUB fast paths (for testing)")
+      ("format", "output format: 1brc (the default), json or csv", cxxopts::value<std::string>(), "FORMAT")
       ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the "
-                  "answer")
+                  "answer");
+  add_job_options(options, stations::min_chunk_size);
+  options.add_options(testing_group)
+      ("portable", "use only the portable Thrust compositions, not the CUB fast paths (for testing)")
       ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
-                   "name-comparing fallback)", cxxopts::value<unsigned>()->default_value("64"), "N");
-  add_job_options(options);
-  options.parse_positional({"file"});
-  auto const parsed = parse_command_line(options, argc, argv, {{"file", "missing FILE"}});
+                   "name-comparing fallback), 0 to 64 (default: 64)", cxxopts::value<std::string>(), "N");
+  auto const parsed = parse_command_line(
+      options, argc, argv, {{"file", "missing FILE"}},
+      "FILE holds `name;temperature` lines; FILE may be - for standard input. The answer goes to stdout, errors\n"
+      "and --stats to stderr. --explain takes only --format and --no-progress besides FILE.\n"
+      "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n"
+      "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB, 1G is 1 GiB.\n");
   if (!parsed) return success;
   auto const& args = *parsed;
 
   reject_with_explain(args, {"chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid"});
-  auto const format = stations::parse_output_format(args["format"].as<std::string>());
+  auto const format = stations::parse_output_format(
+      parse_choice("format", option_text(args, "format").value_or("1brc"), {"1brc", "json", "csv"}));
   if (args.count("explain")) {
     io::input_file input(args["file"].as<std::string>());
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
     write_explained(out, stations::explain(text, input.label()), format);
-    std::cout << out.str() << std::flush;
-    return std::cout ? success : failure;
+    write_standard_output(out.str());
+    return success;
   }
 
   stations::summarize_options opts;
-  read_job_options(args, opts);
-  opts.key_bits = args["key-bits"].as<unsigned>();
+  read_job_options(args, stations::min_chunk_size, opts);
+  if (auto const text = option_text(args, "key-bits")) {
+    opts.key_bits = static_cast<unsigned>(parse_whole_number("key-bits", *text, 0, 64));
+  }
   opts.portable_only = args.count("portable") > 0;
 
   auto const start = std::chrono::steady_clock::now();
@@ -80,12 +89,12 @@ int stations_command(int argc, char** argv) {
   auto const output_start = std::chrono::steady_clock::now();
   std::ostringstream text;
   stations::write(text, result.stations, format);
-  std::cout << text.str() << std::flush;
+  write_standard_output(text.str());
   report_skipped(result.skipped);
   auto const end = std::chrono::steady_clock::now();
   result.times.add("output", std::chrono::duration<double>(end - output_start).count());
   if (opts.time_stages) print_stats("stations", headline(result), result, std::chrono::duration<double>(end - start).count());
-  return std::cout ? success : failure;
+  return success;
 }
 
 }  // namespace rowscan::app

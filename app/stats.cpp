@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --stats (stats.hpp).
 #include "stats.hpp"
 

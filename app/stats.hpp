@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // app/stats.hpp: --stats, the same for every workload: a headline, then each stage's time.
 #pragma once
 

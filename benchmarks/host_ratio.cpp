@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan's host path beside a plain single-pass C++ program, on the same file and threads, in one run:
 // the ratio of the two is what the host path is judged by, on any machine (CI's 2 cores included).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan lineitem benchmarks: the fused query over device-resident columns, and the load of a .tbl.
 //
 //   BM_query/K  transform_reduce(zip(suppkey, quantity, cents), below_thresholds<K>) over columns made

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // benchmarks/startup_costs.cu: the fixed costs a whole-process run pays before and around its
 // streaming, each timed on its own (steady_clock, one line each): the CUDA context, pinned memory,
 // the first launch of a library algorithm, and the ways text can reach pinned memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan stations benchmarks: the pipeline's device stages over text already in device memory.
 //
 //   BM_find_lines/MiB        for_each_line with a sink that does nothing: the word scan alone

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan string gather benchmarks: gather_strings over the grid of cudf's PR #7980, next to a plain copy.
 //
 //   BM_copy/N/L                    thrust::copy of the cell's source chars (N strings of average L bytes)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turns rowscan_string_gather_benchmark's CSV into the Markdown of docs/string-gather.md, section 8.
 
     string_gather_report.py string_gather.csv > grid.md

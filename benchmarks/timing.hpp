@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // benchmarks/timing.hpp: what every rowscan benchmark shares.
 #pragma once
 

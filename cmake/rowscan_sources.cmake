@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sources with the .cu suffix hold code that runs on the Thrust device system. Under CUDA nvcc
 # compiles them; under OMP/CPP the host compiler does (CMake passes -x c++ for LANGUAGE CXX).
 # Source properties are per directory: a directory that adds .cu files to a target of its own calls

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages rowscan builds with, if any are missing. The CUDA toolkit (for CCCL and,
 # optionally, nvcc) is expected at /usr/local/cuda; the CPU build needs only its headers.
-#   scripts/bootstrap.sh            what the build and the tests need (python3: the docs.snippets_current test)
+#   scripts/bootstrap.sh            what the build, the tests and CI need (python3: the docs.snippets_current,
+#                                   cli.json_output and cli.help tests; zlib and zstd: compressed input;
+#                                   clang-tidy: scripts/clang_tidy.sh)
 #   scripts/bootstrap.sh --charts   also gnuplot-nox, for scripts/charts.sh (not needed by CI)
 set -euo pipefail
-packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev python3)
+packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev python3 zlib1g-dev libzstd-dev clang-tidy)
 if [ "${1:-}" = "--charts" ]; then
   packages+=(gnuplot-nox)
 fi

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Draws docs/charts/SAMPLE.svg from the measurements in docs/data/*.csv, one chart per sample.
 #
 #   scripts/charts.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the `cuda` preset (with benchmarks) on a GPU machine that lacks the Debian packages: their
 # files, copied into .device-deps/usr beforehand (see docs/performance.md), serve as the prefix.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Keeps the code and the numbers quoted in docs/*.md equal to their sources.
 
 Two kinds of blocks in a Markdown file are rewritten from the repository:

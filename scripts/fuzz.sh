@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fuzzes rowscan's input handling: builds tests/fuzz with clang++ (libFuzzer, ASan, UBSan, Thrust CPP
 # backend) in build/fuzz, then runs fuzz_stations and fuzz_lineitem for SECONDS each (default 30).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs on a GPU machine over a built `cuda` preset. Logs go to $OUT (default: ./gpu-logs).
 #   scripts/gpu_check.sh [tests] [stations ROWS] [lineitem SF] [benchmarks] [gather] [sanitize TOOL [FILTER]]
 # tests:      the whole CTest suite

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the reduction ladder for the GPU (the `cuda` preset) and runs it once on 1 GiB of uint32,
 # writing its table as CSV (one row per rung, with the commit, the date, the device and the input bytes)
 # and its whole printout (the table and the float-order demonstration) beside it:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every timed sample with --csv on a built tree and writes one CSV per sample, named for docs/data/:
 #
 #   scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR]      -> OUT_DIR/SAMPLE-LABEL.csv (OUT_DIR: $OUT)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bad input for every workload, through one harness (support/workload_harness.hpp): --skip-invalid
 // against the scalar references on random mixes of valid and bad lines and on edge cases, and the
 // retry in halves when the device runs out of memory. Each test runs for stations and for lineitem;

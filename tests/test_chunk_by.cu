@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // chunk_by against a sequential walk, and the algebra of its scan element.
 #include "reference/chunk_by_reference.hpp"
 #include "rowscan/chunk_by.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // io::chunked_reader: chunks of whole lines from files (many pread threads) and pipes (one reader).
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan stations|lineitem --explain` as a user runs it: the stages' arrays, the same answer as
 // without --explain, the refusal of large inputs, and the same one-line error on bad input.
 #include "reference/stations_reference.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Inputs beyond 4 GiB, streamed through a pipe (issue 6): line numbers and byte offsets past 2^32 are
 // reported exactly. Each test pushes about 4.3 GB through rowscan: 21 s (stations) and 27 s (lineitem)
 // on a shared 2-core machine with OMP_NUM_THREADS=2; the three CliManyLines tests push 25.8 GB each

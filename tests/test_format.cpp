@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The output formats.
 #include "rowscan/error.hpp"
 #include "rowscan/stations/format.hpp"
@@ -44,10 +45,23 @@ TEST(Format, JsonEscapesQuotesAndControls) {
             " {\"name\": \"tab\\u0009here\\\\\\u0001\", \"min\": 0.3, \"mean\": 0.3, \"max\": 0.3, \"count\": 1}]\n");
 }
 
+TEST(Format, JsonEscapesEachByteThatIsNotUtf8AsALoneSurrogate) {
+  using rowscan::stations::json_string;
+  EXPECT_EQ(json_string("Z\xc3\xbcrich \xe6\x9d\xb1 \xf0\x9f\x98\x80\x7f"), "\"Z\xc3\xbcrich \xe6\x9d\xb1 \xf0\x9f\x98\x80\x7f\"");
+  EXPECT_EQ(json_string("\xff"), "\"\\udcff\"");
+  EXPECT_EQ(json_string("\x80"), "\"\\udc80\"");                         // a lone continuation byte
+  EXPECT_EQ(json_string("\xc0\xaf"), "\"\\udcc0\\udcaf\"");               // an overlong '/'
+  EXPECT_EQ(json_string("\xc3("), "\"\\udcc3(\"");                        // a truncated sequence
+  EXPECT_EQ(json_string("\xed\xa0\x80"), "\"\\udced\\udca0\\udc80\"");    // an encoded surrogate
+  EXPECT_EQ(json_string("\xf4\x90\x80\x80"), "\"\\udcf4\\udc90\\udc80\\udc80\"");  // above U+10FFFF
+  EXPECT_EQ(json_string("a\xe2\x82"), "\"a\\udce2\\udc82\"");            // cut by the end
+  EXPECT_EQ(json_string("\xe2\x82\xac\xe2\x82"), "\"\xe2\x82\xac\\udce2\\udc82\"");
+}
+
 TEST(Format, CsvQuotesWhenNeeded) {
   std::ostringstream out;
   rowscan::stations::write_csv(out, two_stations());
-  EXPECT_EQ(out.str(), "station,min,mean,max,count\n\"A, \"\"b\"\"\",-1.5,0.3,2.0,2\nZürich,0.3,0.3,0.3,1\n");
+  EXPECT_EQ(out.str(), "name,min,mean,max,count\n\"A, \"\"b\"\"\",-1.5,0.3,2.0,2\nZürich,0.3,0.3,0.3,1\n");
 }
 
 TEST(Format, Names) {

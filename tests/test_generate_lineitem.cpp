@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the lineitem.tbl generator: the specification's domains, dbgen's format, determinism and
 // thread independence.
 #include "rowscan/generate/lineitem.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the measurements generator: name shape, determinism, file format and thread independence.
 #include "rowscan/generate/measurements.hpp"
 

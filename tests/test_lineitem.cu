@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan lineitem` (load + query) against the scalar reference, on generated tables, edge cases and
 // malformed rows; and the fused query alone on random columns, including sums beyond 64 bits.
 #include "reference/lineitem_reference.hpp"

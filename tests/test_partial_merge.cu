@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Partial answers merge associatively: split an input into 1..N blocks anywhere between lines, fold each
 // block with a worker of its own, merge the partial answers and the tallies in any grouping (and the
 // answers, which also commute, in any order), and the result is byte for byte the reference's answer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The progress bar's text (app/progress.hpp): what a user sees while a long run reads its input.
 #include "progress.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reference is the oracle of the other suites, so it is checked on answers worked out by hand.
 #include "reference/stations_reference.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan stations` (summarize + format) against the std::map reference, on random and edge-case inputs.
 #include "reference/stations_reference.hpp"
 #include "rowscan/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gather_strings against a plain loop over std::strings, for every strategy and lane count; and proofs
 // that the string-parallel copy touches no byte outside the strings (plan arithmetic everywhere, guard
 // pages on the CPU backends, compute-sanitizer memcheck on the GPU with exactly sized allocations).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/chunk_by.hpp: the parallel chunk_by of "Parallel chunk_by" (ADSP episode 174) as one Thrust scan.
 //
 //   transform(element_interval) -> inclusive_scan(interval_plus) -> write_chunk_at_end

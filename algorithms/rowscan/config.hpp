@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/config.hpp: the one switch between the portable Thrust path and CUDA-only fast paths.
 #pragma once
 

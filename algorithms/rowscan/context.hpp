@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/context.hpp: what every composition receives last: where its work runs (a stream and the
 // execution policy on it), the memory pool its temporaries come from, and who watches its stages.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/cuda_check.hpp: a failing CUDA runtime call becomes a rowscan::device_error that says what failed.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/device_buffer.hpp: an owning array in device-system memory whose elements start uninitialized.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/error.hpp: errors are exceptions with context, caught once in main.
 #pragma once
 

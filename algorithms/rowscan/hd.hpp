@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/hd.hpp: ROWSCAN_HD marks functions that run on the device system as well as the host.
 // Plain C++ (no Thrust), so host-only sources of a CUDA build can share those functions.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lines.hpp: chunk_by(same_line) made fast: one scan element per 16-byte word of text.
 //
 //   transform(word_lines) -> exclusive_scan(line_interval_plus) -> emit_word_lines(sink)

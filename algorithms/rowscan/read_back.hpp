@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/read_back.hpp: the named ways a host reads device results, each one a visible wait.
 //
 // A device_vector's operator[] copies one element to the host and waits for the device, hidden in an

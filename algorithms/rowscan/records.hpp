@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/records.hpp: the records (lines) of a text chunk, found with chunk_by(same_line).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/skipped_lines.hpp: what --skip-invalid left out of an answer: how many lines, and the first few.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stage.hpp: naming the stages of a composition, for --stats and for Nsight.
 //
 //   { stage_scope s(ctx, "sort"); thrust::sort_by_key(ctx.policy(), ...); }

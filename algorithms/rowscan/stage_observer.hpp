@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stage_observer.hpp: who is told how long each stage of a composition took (stage.hpp).
 // Plain C++, so the host-only code that prints --stats needs no Thrust.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The execution context (rowscan/context.hpp): its stream, and waiting for it.
 #include "rowscan/context.hpp"
 #include "rowscan/cuda_check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/chunk_by/chunk_by_three_ways.cu: the lines of one text, found by three chunk_by compositions.
 //
 //   interval_scan           rowscan::chunk_by: count the line starts (transform_reduce), then one

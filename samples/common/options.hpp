@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/common/options.hpp: the host-only half of what every sample shares (no Thrust here, so
 // plain .cpp samples can use it in every build): command-line options, the answer's delivery, a host
 // clock, the median, and the CSV rows that scripts/charts.sh draws.

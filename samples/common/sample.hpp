@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/common/sample.hpp: what every sample shares: options.hpp, plus the device side: the device's
 // name and device_ms (CUDA events on the GPU, a steady clock on the CPU backends).
 #pragma once

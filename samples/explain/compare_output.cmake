@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs EXE with ARGS (one string, shell words) and fails unless its standard output equals the file
 # EXPECTED: the --explain outputs that docs/*.md quote. On a difference, the output is kept next to
 # the build's other files for a diff.

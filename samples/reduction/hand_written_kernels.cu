@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/reduction/hand_written_kernels.cu: the hand-written reduction kernels (CUDA only).
 // CMake compiles this file only when ROWSCAN_BACKEND is CUDA; docs/reduction.md walks through it.
 //

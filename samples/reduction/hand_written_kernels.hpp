@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/reduction/hand_written_kernels.hpp: the "before" rungs of the reduction ladder, CUDA only.
 //
 // The seven kernels of Mark Harris's "Optimizing Parallel Reduction in CUDA" (NVIDIA, 2007), numbered

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/reduction/reduction_ladder.cu: one sum, climbed rung by rung from a loop to the library.
 //
 //   rung  variant                        backend  what it changes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/reduction/tree_trace.hpp: what the hand-written kernels do inside one block, replayed on the
 // host so that every backend can print it (reduction_ladder --print). The loops below use the same
 // index expressions as kernels 1 to 3 of hand_written_kernels.cu.

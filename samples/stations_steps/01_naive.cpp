@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/stations_steps/01_naive.cpp: step 1 of the One Billion Row Challenge: the beginner's loop.
 //
 // One thread walks the lines and keeps a std::map from name to {min, max, sum, count}: the baseline of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/stations_steps/02_composed.cu: step 2: the pipeline as separate Thrust steps. Every step
 // writes its result to its own device_vector, named after what it holds:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/stations_steps/03_fused.cu: step 3: the same answer in fewer passes. What changed from step 2:
 //
 //   - lines: count + copy_if of the '\n' positions replace the count + interval scan of chunk_by; line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/stations_steps/steps_common.hpp: what the three steps share, so each step file shows only its
 // pipeline: reading the measurements, formatting the answer, and the run/check/time loop. Host-only.
 #pragma once

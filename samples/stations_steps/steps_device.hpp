@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // samples/stations_steps/steps_device.hpp: the device-side pieces steps 02 and 03 share: parsing a line,
 // the check that a 64-bit key stands for one name, the answer's trip to the host, and --print's tracer.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer entry: any bytes as a `rowscan lineitem` input; see input_checks.hpp for what must agree.
 #include "input_checks.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tests/fuzz/input_checks.hpp: what the fuzzers (and the corpus replay) check for one arbitrary input.
 //
 // Each check takes any bytes as an input file and compares three answers to it:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan_fuzz_replay: runs saved inputs (the seed corpus, a fuzzer's finds) through the fuzzers' checks
 // without libFuzzer, so any compiler and any backend can replay them. CTest runs it on tests/fuzz/corpus.
 //

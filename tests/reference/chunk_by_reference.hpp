@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A sequential chunk_by: walk once, start a new chunk wherever pred(previous, current) is false.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A scalar reference for `rowscan lineitem`: split each line with std::string, match the fields with
 // std::regex, sum in 128 bits. Written to be obviously right and to share no code with the compositions.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A scalar reference for `rowscan stations`: a plain std::map loop, written to be obviously right and
 // to share no code with the compositions it checks.
 #pragma once

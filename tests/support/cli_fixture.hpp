@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs the rowscan executable as a user would, in a scratch directory: exit code, stdout, stderr.
 #pragma once
 

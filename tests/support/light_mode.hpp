@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Light mode (ROWSCAN_TEST_LIGHT=1): every test over smaller inputs, for runs under compute-sanitizer.
 //
 // Under racecheck a pass over a chunk of input costs about 1.6 s on the H100 (a few dozen launches),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Generated lineitem.tbl text for the lineitem tests: dbgen-shaped tables and hand-made rows.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Generated `name;temperature` text for the stations tests: random UTF-8 names, every temperature.
 #pragma once
 

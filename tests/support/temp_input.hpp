@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A test input: text in a temporary file, open for reading from its start (deleted when closed).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the bad-input tests of every workload share: run the library on a text with job options, inject
 // bad lines at random into valid text, and compare a --skip-invalid run with the workload's scalar
 // reference (tests/reference/): the answer over the valid lines, the count of bad lines, and the first

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/explain/arrays.hpp: what `rowscan stations|lineitem --explain` share, as the host sees it (no
 // Thrust here): the size limit, reading a small input, and the arrays of the line-finding stage.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/explain/lines.hpp: the line-finding stage's arrays of a device text, for --explain.
 #pragma once
 

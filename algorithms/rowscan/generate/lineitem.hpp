@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/generate/lineitem.hpp: synthesizes TPC-H lineitem.tbl files (dbgen's format) on the host.
 #pragma once
 
@@ -39,7 +40,7 @@ constexpr std::uint64_t supplier_of(std::uint64_t partkey, std::uint64_t i, std:
 /// spec's lists, and a 10..43 byte comment cut from a generated text (never '|'). Orders are generated
 /// in fixed blocks, each with its own random stream, in parallel with OpenMP: the output is byte-identical
 /// for the same options whatever the number of threads. Returns the number of rows written. Throws
-/// std::invalid_argument for a bad scale and std::system_error (with errno) on write failure.
+/// std::invalid_argument for a bad scale and rowscan::io::write_error (a std::system_error with errno) on write failure.
 std::uint64_t write_lineitem(int fd, lineitem_options const& options);
 
 }  // namespace rowscan::generate

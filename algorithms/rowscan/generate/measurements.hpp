@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/generate/measurements.hpp: synthesizes One Billion Row Challenge input files on the host.
 #pragma once
 
@@ -30,7 +31,7 @@ std::vector<std::string> station_names(std::uint32_t count, std::uint64_t seed);
 /// "-0.0"). The station of each row is uniformly random. Rows are generated in fixed blocks, each with
 /// its own random stream, in parallel with OpenMP: the output is byte-identical for the same options
 /// whatever the number of threads. Throws std::invalid_argument for a bad station count and
-/// std::system_error (with errno) on write failure.
+/// rowscan::io::write_error (a std::system_error with errno) on write failure.
 void write_measurements(int fd, measurements_options const& options);
 
 }  // namespace rowscan::generate

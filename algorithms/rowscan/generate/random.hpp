@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/generate/random.hpp: the generators' own random streams (splitmix64 seeding, xoshiro256**).
 //
 // Each stream is named by (seed, tag, index): a generator gives every block of rows its own stream, so

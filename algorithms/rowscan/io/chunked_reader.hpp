@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/io/chunked_reader.hpp: input text in chunks of whole lines, read by many threads at once.
 //
 //   file --pread x threads--> pinned blocks (a ring) --next()--> chunk = carry + block up to its last '\n'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/io/pinned_memory.hpp: host memory the device copies from at full speed (no Thrust here).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/io/text_uploader.hpp: host-to-device copies of staged text that overlap the device's work.
 //
 // Two device slots take turns: while the device parses the text in one slot, the next block is

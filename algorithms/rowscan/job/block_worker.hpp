@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/job/block_worker.hpp: what a workload gives the job driver: a worker that folds blocks.
 #pragma once
 

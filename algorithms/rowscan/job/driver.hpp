@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/job/driver.hpp: one chunked-job driver for every workload (no Thrust here).
 //
 //   input --chunked_reader--> blocks of whole lines (pinned host memory)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/job/out_of_memory.hpp: what a block does when the device runs out of memory: it tries once
 // more, in two halves, and then gives up with a clear error.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/job/skipped_rows.hpp: the bad rows of a block, for --skip-invalid: how many, and the first
 // few worded.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/job/stage_times.hpp: seconds per named stage of a run, in the order the stages first ran.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/job/tally.hpp: what folding some lines reports besides the answer: how much it covered,
 // the bad lines it left out, and the line that stops the run. Plain C++ (no Thrust).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/answer.hpp: the answer of `rowscan lineitem`, as the host holds it (no Thrust here).
 #pragma once
 

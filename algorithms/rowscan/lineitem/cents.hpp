@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/cents.hpp: exact money: integer cents in 128 bits, printed as dollars and cents.
 #pragma once
 

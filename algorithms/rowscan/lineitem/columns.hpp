@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/columns.hpp: the small column store of lineitem, and how a chunk of text fills it.
 //
 // Per block of whole lines, already in device memory (the job driver copies it there):

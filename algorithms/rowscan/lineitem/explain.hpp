@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/explain.hpp: `rowscan lineitem --explain`, as the host sees it (no Thrust here).
 //
 // A small input is one block, folded by a lineitem worker (worker.hpp) whose observer copies each

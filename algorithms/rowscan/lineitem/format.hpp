@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/format.hpp: the text of `rowscan lineitem`: thresholds in, sums out (no Thrust here).
 #pragma once
 
@@ -14,8 +15,9 @@ std::vector<std::uint64_t> parse_thresholds(std::string const& list);
 
 /// One line per threshold: the sum in dollars with two fractional digits.
 std::string format_text(summary const& s);
-/// {"rows": N, "bytes": B, "load_seconds": x, "query_seconds": y, "results": [{"suppkey_below": Z,
-/// "sum": 123.45, "rows": n}, ...]} and a newline; the sums are exact JSON numbers.
-std::string format_json(summary const& s);
+/// {"rows": N, "bytes": B, "results": [{"suppkey_below": Z, "sum": "123.45", "rows": n}, ...]} and a
+/// newline. The sums are strings, exact (a JSON number would be read as a double by most consumers);
+/// with_timings adds "load_seconds" and "query_seconds" after "bytes".
+std::string format_json(summary const& s, bool with_timings = false);
 
 }  // namespace rowscan::lineitem

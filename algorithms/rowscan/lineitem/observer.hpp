@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/observer.hpp: a window onto a lineitem block's stages, for --explain.
 //
 // The block composition (worker.hpp) calls it right after the block's rows are parsed into the column

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/query.hpp: SELECT SUM(l_quantity * l_extendedprice) FROM lineitem WHERE l_suppkey < Z,
 // for up to max_thresholds values of Z at once, as one fused transform_reduce over the column store.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/row_format.hpp: one row of TPC-H lineitem.tbl as dbgen writes it, checked exactly.
 //
 // A row is 16 fields, each followed by '|' (the last one too), then '\n':

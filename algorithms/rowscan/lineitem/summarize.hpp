@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/summarize.hpp: the `rowscan lineitem` job, as the host sees it (no Thrust here).
 //
 // The job driver (job/driver.hpp) reads the input in blocks and hands each to a lineitem worker

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/worker.hpp: the lineitem block composition, as the job driver sees it.
 //
 //   block -> find_lines -> find_fields -> parse_rows into the block's column store (columns.hpp)

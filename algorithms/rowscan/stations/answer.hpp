@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/answer.hpp: the answer of `rowscan stations`, as the host holds it (no Thrust here).
 #pragma once
 

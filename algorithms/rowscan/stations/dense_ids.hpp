@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/dense_ids.hpp: the fast path's parse, which names each line's station by a small id.
 //
 // Once the stations of a file are known (the running table, sorted by key, is the dictionary), a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/dictionary.hpp: the stations learned from the data, laid out for the fast path.
 //
 // The running table, sorted by key, is the dictionary (dense_ids.hpp says how a line finds its id in

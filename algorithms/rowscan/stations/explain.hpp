@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/explain.hpp: `rowscan stations --explain`, as the host sees it (no Thrust here).
 //
 // A small input is one block, folded by a stations worker (worker.hpp) whose observer copies each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/fast_reducer.hpp: the fast path, for a block whose stations are all known.
 //
 //   for_each_line(parse_to_station_id)  -> ids, tenths           (one scan over 16-byte words;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/general_grouper.hpp: the general path, for any block: the first one, one with new
 // stations or bad lines, or one beyond the fast path's station count.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/group.hpp: grouping rows by station name without a hash table.
 //
 //   sort_by_key(key) -> verify(equal keys have equal names) -> reduce_by_key(merge_stats)

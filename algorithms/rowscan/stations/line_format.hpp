@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/line_format.hpp: one measurement line "<name>;<temperature>", parsed exactly.
 //
 // The rules are the One Billion Row Challenge's: the name is 1..100 bytes without ';' or '\n' (any

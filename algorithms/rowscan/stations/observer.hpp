@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/observer.hpp: a window onto a stations block's stages, for --explain.
 //
 // The block composition (worker.hpp) calls these right after the library call that wrote each array,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/parse.hpp: the parse step, a transform from records to columns.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/path_policy.hpp: which path a stations block takes, and what each path's record is.
 #pragma once
 

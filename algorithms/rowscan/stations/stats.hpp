@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/stats.hpp: the {min, max, sum, count} monoid in integer tenths.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/summarize.hpp: the `rowscan stations` job, as the host sees it (no Thrust here).
 //
 // The job driver (job/driver.hpp) reads the input in blocks and hands each to a stations worker

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/table.hpp: the station table (key, stats, name per distinct station) and its merge.
 #pragma once
 

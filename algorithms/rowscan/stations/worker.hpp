@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/worker.hpp: the stations block composition, as the job driver sees it.
 //
 //   block -> path_policy: dictionary usable and not backing off?

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/strings/column.hpp: a strings column (chars + offsets) and views that name strings by index.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowscan/strings/gather.hpp: gather_strings, a strings column made of chosen strings of a source.
 //
 //   step 1:  transform(locate_gathered) -> {start, size} of each output string's source bytes, then an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading an input small enough for --explain (rowscan/explain/arrays.hpp).
 #include "rowscan/explain/arrays.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --explain's view of find_lines (rowscan/explain/lines.hpp): the library's own functors, their
 // outputs stored and copied to the host.
 #include "rowscan/explain/lines.hpp"

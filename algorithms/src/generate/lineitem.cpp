@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // generate_lineitem.cpp: a TPC-H lineitem.tbl generator in dbgen's format (dbgen itself is not shipped).
 //
 // The columns `rowscan lineitem` reads follow the specification's domains exactly (l_suppkey,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // generate_measurements.cpp: the One Billion Row Challenge input generator.
 //
 // Everything random comes from our own splitmix64/xoshiro256** streams and our own gaussian, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rowscan/io/chunked_reader.hpp"
 
 #include "rowscan/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rowscan/io/pinned_memory.hpp"
 
 #include "rowscan/config.hpp"

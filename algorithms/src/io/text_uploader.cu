@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rowscan/io/text_uploader.hpp"
 
 #include "rowscan/context.hpp"

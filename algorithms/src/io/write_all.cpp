@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rowscan/io/write_all.hpp"
 
 #include <omp.h>
@@ -18,7 +19,7 @@ void write_all(int fd, char const* data, std::size_t size, char const* what) {
     ssize_t const written = ::write(fd, data, size);
     if (written < 0) {
       if (errno == EINTR) continue;
-      throw std::system_error(errno, std::generic_category(), std::string(what) + ": write failed");
+      throw write_error(errno, std::generic_category(), std::string(what) + ": write failed");
     }
     data += written;
     size -= static_cast<std::size_t>(written);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The job driver (rowscan/job/driver.hpp): blocks from the reader, through the uploader, to a worker.
 #include "rowscan/job/driver.hpp"
 

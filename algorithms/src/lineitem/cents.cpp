@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exact cents as decimal text (rowscan/lineitem/cents.hpp).
 #include "rowscan/lineitem/cents.hpp"
 

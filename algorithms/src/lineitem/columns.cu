@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The parse of one block of lineitem.tbl into the column store (see rowscan/lineitem/columns.hpp).
 #include "rowscan/lineitem/columns.hpp"
 

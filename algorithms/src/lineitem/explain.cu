@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan lineitem --explain` (rowscan/lineitem/explain.hpp): a lineitem worker whose observer copies
 // each device array to the host right after the call that writes it.
 #include "rowscan/lineitem/explain.hpp"

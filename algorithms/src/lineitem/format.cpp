@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The text of `rowscan lineitem` (rowscan/lineitem/format.hpp): thresholds in, sums out.
 #include "rowscan/lineitem/format.hpp"
 
@@ -42,20 +43,23 @@ std::string format_text(summary const& s) {
   return out;
 }
 
-std::string format_json(summary const& s) {
+std::string format_json(summary const& s, bool with_timings) {
   auto seconds = [](double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%.6f", value);
     return std::string(text);
   };
-  std::string out = "{\"rows\": " + std::to_string(s.rows) + ", \"bytes\": " + std::to_string(s.bytes) +
-                    ", \"load_seconds\": " + seconds(s.load_seconds) + ", \"query_seconds\": " + seconds(s.query_seconds) +
-                    ", \"results\": [";
+  std::string out = "{\"rows\": " + std::to_string(s.rows) + ", \"bytes\": " + std::to_string(s.bytes);
+  if (with_timings) {
+    out += ", \"load_seconds\": " + seconds(s.load_seconds) + ", \"query_seconds\": " + seconds(s.query_seconds);
+  }
+  out += ", \"results\": [";
   for (std::size_t i = 0; i < s.answers.size(); ++i) {
     auto const& a = s.answers[i];
     out += (i > 0 ? ",\n  " : "\n  ");
-    out += "{\"suppkey_below\": " + std::to_string(a.suppkey_below) + ", \"sum\": " + format_cents(a.sum_cents) +
-           ", \"rows\": " + std::to_string(a.rows) + "}";
+    // The sum as a string: its up to 39 digits are exact, where a JSON number would become a double.
+    out += "{\"suppkey_below\": " + std::to_string(a.suppkey_below) + ", \"sum\": \"" + format_cents(a.sum_cents) +
+           "\", \"rows\": " + std::to_string(a.rows) + "}";
   }
   return out + "]}\n";
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lineitem query: thresholds in passes of up to eight, each one fused transform_reduce (query.hpp).
 #include "rowscan/lineitem/query.hpp"
 

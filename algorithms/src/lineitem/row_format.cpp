@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The words of lineitem's row errors (rowscan/lineitem/row_format.hpp).
 #include "rowscan/lineitem/row_format.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `rowscan lineitem` job (rowscan/lineitem/summarize.hpp): the driver and one lineitem worker.
 #include "rowscan/lineitem/summarize.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lineitem block composition (rowscan/lineitem/worker.hpp): parse a block into columns, check
 // it, and add its sums to the worker's.
 #include "rowscan/lineitem/worker.hpp"

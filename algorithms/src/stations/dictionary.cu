@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fast path's dictionary (rowscan/stations/dictionary.hpp): a directory over the table's keys and
 // the names padded to whole words.
 #include "rowscan/stations/dictionary.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rowscan stations --explain` (rowscan/stations/explain.hpp): stations workers whose observer copies
 // each device array to the host right after the call that writes it.
 #include "rowscan/stations/explain.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fast path (rowscan/stations/fast_reducer.hpp): ids from the dictionary, a 16-bit sort, a
 // per-station reduction, merged into the table's stats.
 #include "rowscan/stations/fast_reducer.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rowscan/stations/format.hpp"
 #include "rowscan/error.hpp"
 
@@ -27,24 +28,56 @@ std::string min_mean_max(station_summary const& s, char separator) {
   return format_tenths(s.min) + separator + format_tenths(mean_tenths(s)) + separator + format_tenths(s.max);
 }
 
-/// A JSON string literal; name bytes pass through as they are (they are UTF-8), controls are escaped.
+/// The length of the well-formed UTF-8 sequence that starts at s[i] (RFC 3629, table 3-7 of the Unicode
+/// standard: no overlong forms, no surrogates, nothing above U+10FFFF), or 0 if none starts there.
+std::size_t utf8_sequence_length(std::string const& s, std::size_t i) {
+  auto byte = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+  auto in = [](unsigned b, unsigned lo, unsigned hi) { return b >= lo && b <= hi; };
+  unsigned const b0 = byte(0);
+  if (b0 < 0x80) return 1;
+  if (in(b0, 0xC2, 0xDF)) return in(byte(1), 0x80, 0xBF) ? 2 : 0;
+  if (in(b0, 0xE0, 0xEF)) {
+    unsigned const lo = b0 == 0xE0 ? 0xA0 : 0x80;
+    unsigned const hi = b0 == 0xED ? 0x9F : 0xBF;
+    return in(byte(1), lo, hi) && in(byte(2), 0x80, 0xBF) ? 3 : 0;
+  }
+  if (in(b0, 0xF0, 0xF4)) {
+    unsigned const lo = b0 == 0xF0 ? 0x90 : 0x80;
+    unsigned const hi = b0 == 0xF4 ? 0x8F : 0xBF;
+    return in(byte(1), lo, hi) && in(byte(2), 0x80, 0xBF) && in(byte(3), 0x80, 0xBF) ? 4 : 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
 std::string json_string(std::string const& s) {
   std::string out = "\"";
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    char const c = s[i];
     auto const u = static_cast<unsigned char>(c);
+    std::size_t const length = utf8_sequence_length(s, i);
+    char escaped[8];
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
     } else if (u < 0x20) {
-      char escaped[8];
       std::snprintf(escaped, sizeof escaped, "\\u%04x", u);
       out += escaped;
+    } else if (length == 0) {  // not UTF-8: the byte as a lone low surrogate, as Python's surrogateescape
+      std::snprintf(escaped, sizeof escaped, "\\udc%02x", u);
+      out += escaped;
     } else {
-      out += c;
+      out.append(s, i, length);
+      i += length;
+      continue;
     }
+    ++i;
   }
   return out + "\"";
 }
+
+namespace {
 
 /// A CSV field, quoted when it holds a separator, a quote or a line break.
 std::string csv_field(std::string const& s) {
@@ -80,7 +113,7 @@ void write_json(std::ostream& out, std::vector<station_summary> const& stations)
 }
 
 void write_csv(std::ostream& out, std::vector<station_summary> const& stations) {
-  out << "station,min,mean,max,count\n";
+  out << "name,min,mean,max,count\n";
   for (auto const& s : stations) {
     out << csv_field(s.name) << ',' << min_mean_max(s, ',') << ',' << s.count << '\n';
   }

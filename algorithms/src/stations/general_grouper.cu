@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The general path (rowscan/stations/general_grouper.hpp): parse, check, group by name, merge.
 #include "rowscan/stations/general_grouper.hpp"
 

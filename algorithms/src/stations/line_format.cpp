@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rowscan/stations/line_format.hpp"
 
 namespace rowscan::stations {

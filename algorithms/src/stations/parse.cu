@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The general path's parse (rowscan/stations/parse.hpp): records, four columns, the first bad line.
 #include "rowscan/stations/parse.hpp"
 

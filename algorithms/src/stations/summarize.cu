@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `rowscan stations` job (rowscan/stations/summarize.hpp): the driver, one stations worker, and the
 // answer in name order.
 #include "rowscan/stations/summarize.hpp"

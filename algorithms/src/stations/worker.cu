@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stations block composition (rowscan/stations/worker.hpp): the path policy picks the fast reducer
 // or the general grouper for each block.
 #include "rowscan/stations/worker.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rowscan/strings/column.hpp"
 
 #include <thrust/copy.h>

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+// One exit-code rule for every subcommand (issue 17): 0 an answer, 1 bad input or a runtime error, 2 a
+// usage error. Every option's bad value is a usage error whose message names the option.
+#include "support/cli_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using support::write_file;
+using CliOptions = support::cli_fixture;
+
+struct bad_value {
+  std::string args;      ///< after `rowscan`; FILE stands for a valid input of the command
+  std::string message;   ///< the whole stderr line
+};
+
+TEST_F(CliOptions, EveryBadValueIsAUsageErrorNamingItsOption) {
+  write_file(path("m.txt"), "a;1.0\n");
+  write_file(path("l.tbl"), "1|2|3|4|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|TRUCK|x|\n");
+  std::string const m = " '" + path("m.txt") + "'";
+  std::string const l = " '" + path("l.tbl") + "'";
+  std::string const o = " -o '" + path("out.txt") + "'";
+  std::string const help = " (see --help)\n";
+  std::string const not_a_size = "is not a size (bytes, or with K, M or G: 64M; 1K is 1024)";
+  std::vector<bad_value> const cases = {
+      {"stations --chunk-size 1e6" + m, "--chunk-size: '1e6' " + not_a_size + help},
+      {"stations --chunk-size 64X" + m, "--chunk-size: '64X' " + not_a_size + help},
+      {"stations --chunk-size -5" + m, "--chunk-size: '-5' " + not_a_size + help},
+      {"stations --chunk-size ''" + m, "--chunk-size: '' " + not_a_size + help},
+      {"stations --chunk-size 1" + m, "--chunk-size: '1' is out of range (128 to 2G bytes, or 0 for the default)" + help},
+      {"stations --chunk-size 127" + m, "--chunk-size: '127' is out of range (128 to 2G bytes, or 0 for the default)" + help},
+      {"stations --chunk-size 2049M" + m, "--chunk-size: '2049M' is out of range (128 to 2G bytes, or 0 for the default)" + help},
+      {"stations --chunk-size 99999999999999999999" + m,
+       "--chunk-size: '99999999999999999999' " + not_a_size + help},
+      {"stations --format xml" + m, "--format: 'xml' is not one of 1brc, json, csv" + help},
+      {"stations --threads 0" + m, "--threads: '0' is out of range (1 to 64)" + help},
+      {"stations --threads 100" + m, "--threads: '100' is out of range (1 to 64)" + help},
+      {"stations --threads two" + m, "--threads: 'two' is not a whole number" + help},
+      {"stations --key-bits 65" + m, "--key-bits: '65' is out of range (0 to 64)" + help},
+      {"stations --no-such-option" + m, "Option 'no-such-option' does not exist" + help},
+      {"stations --explain --chunk-size 1K" + m, "--explain cannot be combined with --chunk-size" + help},
+      {"stations" + m + " extra", "unexpected argument 'extra'" + help},
+      {"stations", "missing FILE" + help},
+      {"lineitem --suppkey-below 5 --chunk-size 1.5M" + l, "--chunk-size: '1.5M' " + not_a_size + help},
+      {"lineitem --suppkey-below 5 --chunk-size 255" + l,
+       "--chunk-size: '255' is out of range (256 to 2G bytes, or 0 for the default)" + help},
+      {"lineitem --suppkey-below 5 --format xml" + l, "--format: 'xml' is not one of text, json" + help},
+      {"lineitem --suppkey-below 5,x" + l,
+       "--suppkey-below: 'x' is not a whole number from 0 to 18446744073709551615 (the list is Z1,Z2,...)" +
+           help},
+      {"lineitem" + l, "missing --suppkey-below Z" + help},
+      {"generate measurements --rows 1e3" + o, "--rows: '1e3' is not a whole number" + help},
+      {"generate measurements --rows 10 --stations 0" + o,
+       "--stations: '0' is out of range (1 to 1000000)" + help},
+      {"generate measurements --rows 10 --stations 1000001" + o,
+       "--stations: '1000001' is out of range (1 to 1000000)" + help},
+      {"generate measurements --rows 10 --seed -1" + o, "--seed: '-1' is not a whole number" + help},
+      {"generate measurements --stations 3" + o, "missing --rows" + help},
+      {"generate measurements --rows 3", "missing -o FILE" + help},
+      {"generate lineitem --scale 0" + o, "--scale: '0' is out of range (0.0001 to 100000)" + help},
+      {"generate lineitem --scale 100001" + o,
+       "--scale: '100001' is out of range (0.0001 to 100000)" + help},
+      {"generate lineitem --scale abc" + o, "--scale: 'abc' is not a number" + help},
+      {"generate lineitem --scale nan" + o, "--scale: 'nan' is not a number" + help},
+      {"generate lineitem --scale 0.01 --seed x" + o, "--seed: 'x' is not a whole number" + help},
+  };
+  for (auto const& c : cases) {
+    auto const r = run(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args;
+    EXPECT_EQ(r.out, "") << c.args;
+    EXPECT_EQ(r.err, "rowscan: error: " + c.message) << c.args;
+  }
+  // No generate command ran to the point of creating its output.
+  EXPECT_NE(::access(path("out.txt").c_str(), F_OK), 0);
+}
+
+TEST_F(CliOptions, SizesTakeBinarySuffixes) {
+  std::string const text = "b;1.0\na;-2.5\nb;2.0\n";
+  for (char const* size : {"0", "128", "1K", "1k", "1KiB", "64M", "64MiB", "2G", "2147483648"}) {
+    auto const r = run(std::string("stations --chunk-size ") + size + " -", text);
+    EXPECT_EQ(r.exit_code, 0) << size << ": " << r.err;
+    EXPECT_EQ(r.out, "{a=-2.5/-2.5/-2.5, b=1.0/1.5/2.0}\n") << size;
+  }
+  for (char const* threads : {"1", "64"}) {
+    EXPECT_EQ(run(std::string("stations --threads ") + threads + " -", text).exit_code, 0) << threads;
+  }
+}
+
+TEST_F(CliOptions, InputAndRuntimeErrorsExitWithOne) {
+  EXPECT_EQ(run("stations '" + path("missing.txt") + "'").exit_code, 1);
+  EXPECT_EQ(run("stations -", "a;1.00\n").exit_code, 1);
+  EXPECT_EQ(run("lineitem --suppkey-below 5 -", "1|2|\n").exit_code, 1);
+  EXPECT_EQ(run("generate measurements --rows 1 -o '" + path("no/dir/x.txt") + "'").exit_code, 1);
+}
+
+}  // namespace
