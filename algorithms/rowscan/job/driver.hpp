@@ -84,6 +84,10 @@ struct worker_slot {
   block_worker* worker;
 };
 
+/// A workload's default chunk size: on_gpu under CUDA, on_host on the host systems, within an eighth
+/// of the device system's free memory and at least 1 MiB.
+std::size_t preferred_chunk_size(std::size_t on_gpu, std::size_t on_host);
+
 /// options.chunk_size, or the workload's default when it is 0; throws rowscan::error (a usage error)
 /// outside [limits.min_chunk, max_chunk_size].
 std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& limits);

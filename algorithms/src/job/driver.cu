@@ -202,6 +202,12 @@ std::size_t worker_count(job_options const& options) {
 #endif
 }
 
+std::size_t preferred_chunk_size(std::size_t on_gpu, std::size_t on_host) {
+  std::size_t const preferred = ROWSCAN_HAS_CUB ? on_gpu : on_host;
+  std::size_t const share = device_memory_info().free_bytes / 8;
+  return std::clamp(std::min(share, preferred), std::size_t{1} << 20, max_chunk_size);
+}
+
 std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& limits) {
   std::size_t const size = options.chunk_size == 0 ? limits.default_chunk() : options.chunk_size;
   if (size < limits.min_chunk || size > max_chunk_size) {

@@ -4,6 +4,7 @@
 
 #include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/job/worker_set.hpp"
 #include "rowscan/lineitem/worker.hpp"
 
 #include <algorithm>
@@ -20,16 +21,10 @@ std::vector<std::string> stage_names() {
 
 std::size_t default_chunk_size() {
   // A block's device arrays take about 2.1 bytes per byte of text (records, '|' positions, statuses,
-  // the block's columns) beside the two text slots; keep them within an eighth of free memory.
-  std::size_t const share = device_memory_info().free_bytes / 8;
-#if ROWSCAN_HAS_CUB
-  std::size_t const preferred = std::size_t{512} << 20;
-#else
-  // Under OpenMP, copy_if is transform + serial scan + scatter with two 8-byte temporaries per byte of
-  // text: a 512 MiB chunk faults in 8 GiB, and a 1 GB file loaded 2.5x slower than with 32 MiB chunks.
-  std::size_t const preferred = std::size_t{32} << 20;
-#endif
-  return std::clamp(std::min(share, preferred), std::size_t{1} << 20, job::max_chunk_size);
+  // the block's columns) beside the two text slots. On the host, copy_if is transform + serial scan +
+  // scatter with two 8-byte temporaries per byte of text: a 512 MiB chunk faults in 8 GiB, and a 1 GB
+  // file loaded 2.5x slower than with 32 MiB chunks.
+  return job::preferred_chunk_size(std::size_t{512} << 20, std::size_t{32} << 20);
 }
 
 summary summarize(int fd, std::string const& label, summarize_options const& options) {
@@ -38,24 +33,17 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   summary out;
   out.times = job::stage_times(stage_names());
   out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
-  // One worker per processor, each with a context of its own; their sums add up at the end.
-  std::vector<context> contexts;
-  std::vector<std::unique_ptr<worker>> workers;
-  std::vector<job::worker_slot> slots;
-  for (std::size_t w = 0, n = job::worker_count(options); w < n; ++w) {
-    contexts.push_back(job::start_context(options, out));
-    workers.push_back(std::make_unique<worker>(contexts.back(),
-                                               worker_options{options.suppkey_below, out.chunk_size, options.skip_invalid}));
-  }
-  for (std::size_t w = 0; w < workers.size(); ++w) slots.push_back({&contexts[w], workers[w].get()});
+  job::worker_set<worker> workers(options, out, [&](context const& ctx) {
+    return worker(ctx, {options.suppkey_below, out.chunk_size, options.skip_invalid});
+  });
   std::size_t const carried = std::min(out.chunk_size, max_carried_line);
-  job::run_blocks(fd, label, options, {out.chunk_size, carried, 0}, slots, out);
+  job::run_blocks(fd, label, options, {out.chunk_size, carried, 0}, workers.slots(), out);
 
-  partial_sums all = workers.front()->partial();
-  for (std::size_t w = 0; w < workers.size(); ++w) {
-    if (w > 0) all = merge(all, workers[w]->partial());
-    out.rows += workers[w]->rows();
-    out.query_seconds += workers[w]->query_seconds();
+  partial_sums all;  // the workers' sums added up
+  for (auto const& w : workers.workers()) {
+    all = all.empty() ? w->partial() : merge(all, w->partial());
+    out.rows += w->rows();
+    out.query_seconds += w->query_seconds();
   }
   for (threshold_result const& r : all) out.answers.push_back({r.suppkey_below, r.sum_cents, r.rows});
   out.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - out.query_seconds;
