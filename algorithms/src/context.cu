@@ -29,7 +29,7 @@ void context::synchronize() const {}
 #endif
 
 context::context()
-    : stream_(std::make_shared<owned_stream>()), pool_(std::make_shared<pool_type>(make_options())), alloc_(pool_.get()) {}
+    : stream_(std::make_shared<owned_stream>()), pool_(std::make_shared<memory_pool>()), alloc_(pool_.get()) {}
 
 memory_info device_memory_info() {
 #if ROWSCAN_HAS_CUB

@@ -31,7 +31,12 @@ job::tally worker::fold(char const* text, std::size_t size) {
     }
     paths_.fast_failed();
   }
+  std::size_t const stations_before = table_.size();
   job::tally t = general_.fold(text, size, table_);
+  // The table grew: its arrays and their sort's temporaries moved up to larger size classes, and the
+  // classes it grew out of will not be asked for again. Block-sized temporaries are asked for in every
+  // block and stay (memory_pool.hpp).
+  if (table_.size() != stations_before) ctx_.pool().release_unused();
   dictionary_.invalidate();
   paths_.general_ran();
   return t;
