@@ -26,9 +26,10 @@ std::string headline(stations::summary const& s) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "%llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes (%zu fast, %zu general), "
-                "%.1f MiB of device memory",
+                "%.1f MiB of device memory, %.1f MiB pool peak",
                 static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines), s.stations.size(),
-                s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20));
+                s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20),
+                static_cast<double>(s.pool_peak_bytes) / (1 << 20));
   return text;
 }
 
@@ -37,7 +38,12 @@ std::string headline(stations::summary const& s) {
 int stations_command(int argc, char** argv) {
   cxxopts::Options options("rowscan stations",
                            "Per-station min/mean/max of `name;temperature` lines, exactly, in the One Billion Row "
-                           "Challenge's format.");
+                           "Challenge's format.\n\n"
+                           "Memory (host RSS on the CPU; docs/performance.md): at most about\n"
+                           "  14 C + 320 S + 5 N + 32 MiB\n"
+                           "for C bytes of --chunk-size, S distinct stations and N bytes of their names. A smaller\n"
+                           "--chunk-size shrinks only 14 C; the station table (320 S + 5 N) needs its memory at any\n"
+                           "chunk size, and an error that it ran out says so.");
   options.positional_help("FILE").show_positional_help();
   options.add_options()
       ("file", "measurements file, or - for standard input", cxxopts::value<std::string>())

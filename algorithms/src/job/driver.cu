@@ -107,7 +107,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     } catch (out_of_memory_twice const& e) {
       throw device_error(label + ": out of device memory for the " + std::to_string(e.size) + "-byte chunk at byte " +
                          std::to_string(block.input_offset + e.offset) +
-                         ", and again for half of it; give a smaller --chunk-size");
+                         ", and again for half of it; " + worker.out_of_memory_advice(report.chunk_size));
     }
     uploader.consumed(slot);
     if (block.overlong_line && !here.stop) {  // after the block's whole lines, which may hold an earlier error
@@ -127,6 +127,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   report.skipped = located_skips(input, label);
   std::size_t const in_use = device_bytes_in_use();
   report.device_bytes = in_use - std::min(bytes_at_start, in_use);
+  report.pool_peak_bytes = ctx.pool().peak_large_bytes_held();
 }
 
 }  // namespace rowscan::job

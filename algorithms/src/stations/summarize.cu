@@ -3,12 +3,15 @@
 #include "rowscan/stations/summarize.hpp"
 
 #include "rowscan/context.hpp"
+#include "rowscan/error.hpp"
 #include "rowscan/stage.hpp"
 #include "rowscan/stations/stats.hpp"
 #include "rowscan/stations/table.hpp"
 #include "rowscan/stations/worker.hpp"
 
 #include <algorithm>
+#include <new>
+#include <string>
 
 namespace rowscan::stations {
 namespace {
@@ -29,7 +32,14 @@ std::size_t default_chunk_size() {
   // worked on); with 4 bytes per line of half of it, twice for the sort, the device needs at most about
   // 1.7 times the chunk size. 64 MiB blocks keep 16 reader threads busy with 4 MiB slices while the
   // pinned ring stays small (its allocation is paid before the first byte is read).
+#if ROWSCAN_HAS_CUB
   std::size_t const share = device_memory_info().free_bytes / 8;
+#else
+  // On the CPU every array is host memory: the reader's ring (2 bytes per chunk byte) beside the two
+  // slots (1) and the per-line arrays of 6-byte lines; peak_memory_bound (memory_bound.hpp) counts up
+  // to 14 bytes per chunk byte, so a sixteenth of free memory (ulimit -v included) leaves room.
+  std::size_t const share = device_memory_info().free_bytes / 16;
+#endif
   std::size_t const preferred = std::size_t{128} << 20;
   return std::clamp(std::min(share, preferred), std::size_t{1} << 20, job::max_chunk_size);
 }
@@ -50,7 +60,15 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   out.names_compared = stations.partial().names_compared;
   {
     stage_scope stage(ctx, "output");
-    out.stations = to_host_summaries(sorted_by_name(stations.partial(), ctx));
+    try {
+      out.stations = to_host_summaries(sorted_by_name(stations.partial(), ctx));
+    } catch (std::bad_alloc const&) {
+      station_table const& table = stations.partial();
+      throw error(label + ": out of memory for the answer's " + std::to_string(table.size()) + " stations (" +
+                  std::to_string(table.names.chars.size()) +
+                  " bytes of names; the table needs up to 320 bytes a station and 5 a name byte), which no "
+                  "--chunk-size changes; run where more memory is free");
+    }
   }
   return out;
 }

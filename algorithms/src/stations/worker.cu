@@ -4,6 +4,9 @@
 
 #include "rowscan/error.hpp"
 #include "rowscan/stations/line_format.hpp"
+#include "rowscan/stations/memory_bound.hpp"
+
+#include <string>
 
 #include <utility>
 
@@ -40,6 +43,17 @@ job::tally worker::fold(char const* text, std::size_t size) {
   dictionary_.invalidate();
   paths_.general_ran();
   return t;
+}
+
+std::string worker::out_of_memory_advice(std::size_t chunk_size) const {
+  std::uint64_t const stations = table_.size();
+  std::uint64_t const name_bytes = table_.names.chars.size();
+  std::uint64_t const table = table_memory_bound(stations, name_bytes);
+  if (table <= block_memory_bound(chunk_size)) return job::block_worker::out_of_memory_advice(chunk_size);
+  return "the station table fills it (" + std::to_string(stations) + " stations, " + std::to_string(name_bytes) +
+         " bytes of names: up to " + std::to_string(table >> 20) +
+         " MiB while it merges, 320 bytes a station and 5 a name byte), and no --chunk-size makes the table "
+         "smaller; run where more memory is free";
 }
 
 job::bad_line worker::overlong_line(std::string_view prefix) const {
