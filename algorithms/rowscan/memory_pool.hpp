@@ -8,24 +8,24 @@
 // Why not Thrust's pool alone, with cache_oversized (issue 18): it caches every block above 1 MiB at
 // its exact size and reuses one only for a request no larger. A station table that grows by a few rows
 // a block asks for a slightly larger block each time (its names, its sort's temporaries), so every
-// request missed, and every earlier block stayed cached: 4.46 GB peak RSS for 200,000 distinct names
+// request missed, and every earlier block stayed cached: 4,351 MiB peak RSS for 200,000 distinct names
 // at 16 KiB chunks, quadratic in the station count. Size classes make a growing table's requests hit
 // the block it gave back, until it crosses into the next class; release_unused, called by the stations
 // worker when its table has grown, gives back the classes it grew out of. Block-sized temporaries are
 // asked for in every block, so they stay cached: under CUDA, freeing device memory waits for the whole
 // device, and nothing here frees memory once per block.
 //
-// The choice, measured on the 2-core CPU machine (peak RSS; upstream frees stand for cudaFree calls;
-// every name distinct, scripts/distinct_stations.py; docs/performance.md has the whole table):
+// The choice, measured on the 2-core CPU machine (peak RSS in MiB; upstream frees stand for cudaFree
+// calls; every name distinct, scripts/distinct_stations.py; docs/performance.md has the whole table):
 //                                        200,000 names, 16 KiB   1,000,000 names, 256 KiB   frees (1M)
-//   Thrust's pool, cache_oversized        4,455 MB                8,885 MB                   0
-//   no caching of large blocks               81 MB                  311 MB                   2,196
-//   4 classes a doubling, no release        128 MB                  635 MB                   50
-//   4 classes a doubling + release           91 MB                  392 MB                   110
-//   powers of two + release (chosen)         77 MB                  340 MB                   21
+//   Thrust's pool, cache_oversized        4,351                   8,677                      0
+//   no caching of large blocks               79                     303                      2,196
+//   4 classes a doubling, no release        125                     620                      50
+//   4 classes a doubling + release           89                     382                      110
+//   powers of two + release (chosen)         76                     332                      21
 // Powers of two waste up to half of a class, yet won: a table crosses a class boundary 4 times less
 // often, and each crossing briefly holds both classes. On a chunk-bound input (413 stations, 64 MiB
-// chunks) they held 368 MB against 385 MB for quarter classes. No caching would need the fewest bytes
+// chunks) they held 359 MiB against 376 MiB for quarter classes. No caching would need the fewest bytes
 // but frees block-sized temporaries every block (2,196 frees: 2,196 device-wide waits under CUDA).
 #pragma once
 
