@@ -29,10 +29,11 @@ std::string headline(lineitem::summary const& s) {
   char text[320];
   std::snprintf(text, sizeof text,
                 "%llu bytes, %llu rows, %zu chunk(s) of %zu bytes; load %.3f ms (%.2f GB/s of text), query %.3f ms "
-                "(%.2f GB/s of columns, %zu threshold(s))",
+                "(%.2f GB/s of columns, %zu threshold(s)), %.1f MiB pool peak",
                 static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.rows), s.chunks,
                 s.chunk_size, s.load_seconds * 1e3, rate(static_cast<double>(s.bytes), s.load_seconds),
-                s.query_seconds * 1e3, rate(static_cast<double>(s.rows) * 12.0, s.query_seconds), s.answers.size());
+                s.query_seconds * 1e3, rate(static_cast<double>(s.rows) * 12.0, s.query_seconds), s.answers.size(),
+                static_cast<double>(s.pool_peak_bytes) / (1 << 20));
   return text;
 }
 

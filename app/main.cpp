@@ -106,7 +106,10 @@ int run(int argc, char** argv) {
   } catch (rowscan::error const& e) {
     std::cerr << "rowscan: error: " << cause(e.what()) << '\n';
   } catch (std::bad_alloc const&) {
-    std::cerr << "rowscan: error: out of memory (a smaller --chunk-size needs less)\n";
+    // Not while a block is folded (the driver words those, after its retry in halves) nor while the
+    // station table is written out (stations words those): what is left scales with the chunk size.
+    std::cerr << "rowscan: error: out of memory for the input's buffers (3 bytes per --chunk-size byte, "
+                 "host and device); a smaller --chunk-size needs less\n";
   } catch (std::exception const& e) {
     std::cerr << "rowscan: error: " << cause(e.what()) << '\n';
   }

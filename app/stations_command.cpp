@@ -28,9 +28,10 @@ std::string headline(stations::summary const& s) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "%llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes (%zu fast, %zu general), "
-                "%.1f MiB of device memory",
+                "%.1f MiB of device memory, %.1f MiB pool peak",
                 static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines), s.stations.size(),
-                s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20));
+                s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20),
+                static_cast<double>(s.pool_peak_bytes) / (1 << 20));
   return text;
 }
 
@@ -39,7 +40,13 @@ std::string headline(stations::summary const& s) {
 int stations_command(int argc, char** argv) {
   cxxopts::Options options("rowscan stations",
                            "Per-station min/mean/max of `name;temperature` lines, exactly, in the One Billion Row "
-                           "Challenge's format.");
+                           "Challenge's format.\n\n"
+                           "Memory (host RSS on the CPU; docs/performance.md): at most about\n"
+                           "  2 C + W (12 C + 320 S + 5 N) + 32 MiB\n"
+                           "for C bytes of --chunk-size, W workers (1 on a GPU; one per core on the CPU build), S\n"
+                           "distinct stations and N bytes of their names. A smaller --chunk-size shrinks only the\n"
+                           "C terms; the station table (320 S + 5 N) needs its memory at any chunk size, and an\n"
+                           "error that it ran out says so.");
   add_file_operand(options, "measurements file, or - for standard input");
   options.add_options()
       ("format", "output format: 1brc (the default), json or csv", cxxopts::value<std::string>(), "FORMAT")

@@ -5,15 +5,12 @@
 
 #include "rowscan/config.hpp"
 #include "rowscan/device_buffer.hpp"
+#include "rowscan/memory_pool.hpp"
 
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/memory.h>
 #include <thrust/mr/allocator.h>
-#include <thrust/mr/device_memory_resource.h>
-#include <thrust/mr/disjoint_pool.h>
-#include <thrust/mr/disjoint_sync_pool.h>
-#include <thrust/mr/new.h>
 
 #include <cstddef>
 #include <memory>
@@ -36,24 +33,14 @@ using stream_handle = std::nullptr_t;
 /// - One stream: every Thrust call runs on it through policy(), every CUB call and copy is given
 ///   stream(). Under CUDA it is a blocking stream, so the device_vector operations that Thrust
 ///   performs on the legacy default stream (resizes, host assignments) stay ordered with it.
-/// - One device-memory pool for every algorithm's temporaries, so a loop over blocks stops allocating
-///   after its first iteration.
+/// - One device-memory pool (memory_pool.hpp) for every algorithm's temporaries, so a loop over blocks
+///   stops allocating after its first iteration, and a growing table reuses what it gave back.
 /// - Functions that return device data only enqueue work; a value the host needs is read with
 ///   read_back (read_back.hpp), which waits for the stream: the one visible synchronization.
 /// - An optional stage_observer (stage.hpp) that compositions report their stages to.
 class context {
-  using upstream = thrust::device_memory_resource;
-#if ROWSCAN_HAS_CUB
-  // One host thread enqueues a context's work, so its pool needs no lock.
-  using pool_type = thrust::mr::disjoint_unsynchronized_pool_resource<upstream, thrust::mr::new_delete_resource>;
-#else
-  // Thrust's OpenMP sort merges tiles on several threads at once, each taking temporaries from the
-  // policy's allocator: the pool must take a lock (without one, 16 threads corrupted the heap).
-  using pool_type = thrust::mr::disjoint_synchronized_pool_resource<upstream, thrust::mr::new_delete_resource>;
-#endif
-
  public:
-  using allocator_type = thrust::mr::allocator<char, pool_type>;
+  using allocator_type = thrust::mr::allocator<char, memory_pool>;
 
   /// A new stream (under CUDA) and a new pool.
   context();
@@ -75,6 +62,9 @@ class context {
   /// The same pool as a memory resource, for outputs that live on after the call (a gathered strings
   /// column): device_buffers from it share ownership of the pool and give their memory back to it.
   std::shared_ptr<device_resource> memory() const { return pool_; }
+
+  /// The pool itself: its statistics, and release_unused() for a composition whose sizes have grown.
+  memory_pool& pool() const { return *pool_; }
 
   /// Waits for all work enqueued on stream(); throws rowscan::device_error on a device fault.
   void synchronize() const;
@@ -103,14 +93,9 @@ class context {
   stage_observer* observer() const { return observer_; }
 
  private:
-  static thrust::mr::pool_options make_options() {
-    auto options = pool_type::get_default_options();
-    options.cache_oversized = true;  // block-sized temporaries are the ones worth keeping
-    return options;
-  }
   struct owned_stream;
   std::shared_ptr<owned_stream> stream_;
-  std::shared_ptr<pool_type> pool_;
+  std::shared_ptr<memory_pool> pool_;
   mutable allocator_type alloc_;
   std::size_t fail_above_ = 0;
   stage_observer* observer_ = nullptr;

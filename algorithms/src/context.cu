@@ -2,9 +2,21 @@
 // The execution context (rowscan/context.hpp): its stream, and waiting for it.
 #include "rowscan/context.hpp"
 #include "rowscan/cuda_check.hpp"
+#include "rowscan/error.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
+
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
+#include <omp.h>
+
+#include <system_error>
+#include <thread>
+#include <vector>
+#endif
 
 namespace rowscan {
 
@@ -22,7 +34,39 @@ stream_handle context::stream() const { return stream_->stream; }
 
 void context::synchronize() const { check_cuda(cudaStreamSynchronize(stream()), "the device failed"); }
 #else
-struct context::owned_stream {};
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
+namespace {
+/// libgomp ends the process with its own message ("libgomp: Thread creation failed: ...") when the
+/// system refuses one of its threads, as under a low `ulimit -v`, and no caller can catch that. So the
+/// first context starts OpenMP's team itself: first as many std::threads (the same default stack size),
+/// whose refusal is a std::system_error, then one empty parallel region, whose threads libgomp keeps
+/// for every later region of the same size.
+void start_openmp_threads() {
+  static bool started = false;
+  if (started) return;
+  int const threads = omp_get_max_threads();
+  std::vector<std::thread> trial;
+  try {
+    for (int i = 1; i < threads; ++i) trial.emplace_back([] {});
+  } catch (std::system_error const& e) {
+    for (auto& t : trial) t.join();
+    throw error("cannot start " + std::to_string(threads) + " OpenMP threads (" + e.what() +
+                "); set OMP_NUM_THREADS lower, or raise the process's limits (ulimit -v, ulimit -u)");
+  }
+  for (auto& t : trial) t.join();
+#pragma omp parallel
+  {
+  }
+  started = true;
+}
+}  // namespace
+#endif
+
+struct context::owned_stream {
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
+  owned_stream() { start_openmp_threads(); }
+#endif
+};
 
 stream_handle context::stream() const { return nullptr; }
 
@@ -30,7 +74,7 @@ void context::synchronize() const {}
 #endif
 
 context::context()
-    : stream_(std::make_shared<owned_stream>()), pool_(std::make_shared<pool_type>(make_options())), alloc_(pool_.get()) {}
+    : stream_(std::make_shared<owned_stream>()), pool_(std::make_shared<memory_pool>()), alloc_(pool_.get()) {}
 
 memory_info device_memory_info() {
 #if ROWSCAN_HAS_CUB
@@ -39,8 +83,23 @@ memory_info device_memory_info() {
   return {free_bytes, total_bytes};
 #else
   auto const page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  return {static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * page,
-          static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * page};
+  memory_info m{static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * page,
+                static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * page};
+  // A limit on the address space (ulimit -v) is memory too: what it leaves beyond the process's
+  // present size (the first number of /proc/self/statm, in pages) is all that is free.
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    auto const cap = static_cast<std::size_t>(limit.rlim_cur);
+    std::size_t used_pages = 0;
+    if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(statm, "%zu", &used_pages) != 1) used_pages = 0;
+      std::fclose(statm);
+    }
+    std::size_t const used = used_pages * page;
+    m.free_bytes = std::min(m.free_bytes, cap > used ? cap - used : 0);
+    m.total_bytes = std::min(m.total_bytes, cap);
+  }
+  return m;
 #endif
 }
 

@@ -67,6 +67,9 @@ class chunked_reader {
     void operator()(char* p) const;
   };
 
+  void start_threads(unsigned threads);
+  void stop_threads();
+  void allocate_ring();  ///< the allocator thread: pins buffers 1.. of the ring
   void work(unsigned worker);
   void read_slice(std::uint64_t block, std::size_t slice);
   void read_stream_block(std::uint64_t block);

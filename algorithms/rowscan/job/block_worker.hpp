@@ -5,6 +5,7 @@
 #include "rowscan/job/tally.hpp"
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace rowscan::job {
@@ -27,6 +28,13 @@ class block_worker {
   /// The error for a line longer than the reader carries between blocks (block_layout::carried_line),
   /// of which only `prefix` (more than carried_line bytes) is known: line 0, its byte relative to prefix.
   virtual bad_line overlong_line(std::string_view prefix) const = 0;
+  /// What to tell the user when a block of chunk_size bytes and its halves ran out of memory: by default
+  /// the block's arrays did, and a smaller chunk needs less. A workload whose partial answer grows (the
+  /// station table) says so when that is what fills the memory, since no chunk size shrinks it.
+  virtual std::string out_of_memory_advice(std::size_t chunk_size) const {
+    (void)chunk_size;
+    return "give a smaller --chunk-size";
+  }
 };
 
 }  // namespace rowscan::job

@@ -72,6 +72,7 @@ struct run_report {
   std::size_t chunks = 0;   ///< blocks folded
   std::size_t chunk_size = 0;
   std::size_t device_bytes = 0;  ///< device memory held at the end beyond what was in use at the start
+  std::size_t pool_peak_bytes = 0;  ///< the most large blocks (over 1 MiB) the context's pool held at once
   stage_times times;             ///< seconds per stage; exact with job_options::time_stages
 };
 

@@ -42,6 +42,9 @@ class worker final : public job::block_worker {
 
   job::tally fold(char const* text, std::size_t size) override;
   job::bad_line overlong_line(std::string_view prefix) const override;
+  /// The station table's share (memory_bound.hpp) against the block's: when the table's is larger, no
+  /// smaller chunk helps, and the advice says so.
+  std::string out_of_memory_advice(std::size_t chunk_size) const override;
 
   /// The partial answer: every station of the blocks folded so far, in key order.
   station_table const& partial() const { return table_; }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <system_error>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,32 +87,50 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   // there, and the others are allocated behind it.
   buffers_[0].reset(static_cast<char*>(allocate_pinned(slack_ + options_.block_size)));
   allocated_ = 1;
-  for (unsigned w = 0; w < threads; ++w) workers_.emplace_back([this, w] { work(w); });
-  allocator_ = std::thread([this] {
-    try {
-      for (unsigned i = 1; i < options_.buffers && !stop_; ++i) {
-        char* buffer = static_cast<char*>(allocate_pinned(slack_ + options_.block_size));
-        {
-          std::lock_guard<std::mutex> lock(mutex_);
-          buffers_[i].reset(buffer);
-          ++allocated_;
-        }
-        buffer_free_.notify_all();
+  start_threads(threads);
+}
+
+void chunked_reader::start_threads(unsigned threads) {
+  try {
+    for (unsigned w = 0; w < threads; ++w) workers_.emplace_back([this, w] { work(w); });
+    allocator_ = std::thread([this] { allocate_ring(); });
+  } catch (std::system_error const& e) {
+    // The system refused a thread (a low `ulimit -v` or -u): stop those that started, then say so.
+    stop_threads();
+    throw error(label_ + ": cannot start the reader's " + std::to_string(threads + 1) + " threads (" + e.what() +
+                "); give fewer --threads, or raise the process's limits (ulimit -v, ulimit -u)");
+  } catch (...) {
+    stop_threads();
+    throw;
+  }
+}
+
+void chunked_reader::allocate_ring() {
+  try {
+    for (unsigned i = 1; i < options_.buffers && !stop_; ++i) {
+      char* buffer = static_cast<char*>(allocate_pinned(slack_ + options_.block_size));
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        buffers_[i].reset(buffer);
+        ++allocated_;
       }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!failure_) failure_ = std::current_exception();
+      buffer_free_.notify_all();
     }
-    buffer_free_.notify_all();
-    block_ready_.notify_all();
-  });
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!failure_) failure_ = std::current_exception();
+  }
+  buffer_free_.notify_all();
+  block_ready_.notify_all();
 }
 
 bool chunked_reader::slot_ready(std::uint64_t block) const {
   return block < released_ + options_.buffers && block % options_.buffers < allocated_;
 }
 
-chunked_reader::~chunked_reader() {
+chunked_reader::~chunked_reader() { stop_threads(); }
+
+void chunked_reader::stop_threads() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
@@ -119,6 +138,7 @@ chunked_reader::~chunked_reader() {
   buffer_free_.notify_all();
   if (allocator_.joinable()) allocator_.join();
   for (auto& t : workers_) t.join();
+  workers_.clear();
 }
 
 char* chunked_reader::block_data(std::uint64_t block) const { return buffers_[block % options_.buffers].get() + slack_; }

@@ -45,8 +45,9 @@ std::size_t device_bytes_in_use() {
 
 /// Folds a block's text (device-system memory) with a worker, in halves if the device runs out of
 /// memory for the whole; its tally, positions relative to the block.
+// [docs:fold-in-halves]
 tally fold_block(worker_slot const& slot, char const* text, std::size_t size, std::uint64_t input_offset,
-                 std::string const& label) {
+                 std::string const& label, std::size_t chunk_size) {
   auto split_after = [&](std::size_t middle) { return line_start_after(text, middle, size, *slot.ctx); };
   auto fold = [&](std::size_t begin, std::size_t end) {
     tally t = slot.worker->fold(text + begin, end - begin);
@@ -58,9 +59,10 @@ tally fold_block(worker_slot const& slot, char const* text, std::size_t size, st
   } catch (out_of_memory_twice const& e) {
     throw device_error(label + ": out of device memory for the " + std::to_string(e.size) + "-byte chunk at byte " +
                        std::to_string(input_offset + e.offset) +
-                       ", and again for half of it; give a smaller --chunk-size");
+                       ", and again for half of it; " + slot.worker->out_of_memory_advice(chunk_size));
   }
 }
+// [docs:end]
 
 /// The error of a line longer than the carry, right after a block whose tally is `here`.
 void add_overlong_line(tally& here, block_worker const& worker, std::string const& prefix, std::size_t block_size) {
@@ -78,8 +80,9 @@ void add_overlong_line(tally& here, block_worker const& worker, std::string cons
 /// by block number, to be merged in input order.
 class host_workers {
  public:
-  host_workers(std::vector<worker_slot> const& slots, std::size_t text_padding, std::string const& label)
-      : padding_(text_padding), label_(label) {
+  host_workers(std::vector<worker_slot> const& slots, std::size_t text_padding, std::string const& label,
+               std::size_t chunk_size)
+      : padding_(text_padding), label_(label), chunk_size_(chunk_size) {
     for (worker_slot const& slot : slots) workers_.push_back(std::make_unique<state>(slot));
     for (auto& w : workers_) w->thread = std::thread([this, &w = *w] { run(w); });
   }
@@ -159,7 +162,8 @@ class host_workers {
       tally t;
       std::exception_ptr failure;
       try {
-        t = fold_block(w.slot, thrust::raw_pointer_cast(w.text.data()), w.block.size, w.block.input_offset, label_);
+        t = fold_block(w.slot, thrust::raw_pointer_cast(w.text.data()), w.block.size, w.block.input_offset, label_,
+                       chunk_size_);
       } catch (...) {
         failure = std::current_exception();
       }
@@ -179,6 +183,7 @@ class host_workers {
 
   std::size_t padding_;
   std::string const& label_;
+  std::size_t chunk_size_;
   std::vector<std::unique_ptr<state>> workers_;
   std::mutex mutex_;
   std::condition_variable work_;  // a worker has a block, or it is time to quit
@@ -275,7 +280,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     // [docs:fold-block]
     uploader.device_waits_for(slot);
     char const* const text = thrust::raw_pointer_cast(slot_text[slot].data());
-    tally here = fold_block(gpu, text, block.size, block.input_offset, label);
+    tally here = fold_block(gpu, text, block.size, block.input_offset, label, report.chunk_size);
     uploader.consumed(slot);
     if (block.overlong_line) add_overlong_line(here, *gpu.worker, prefix, block.size);
     input = merge(std::move(input), here);
@@ -285,7 +290,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     if (options.progress) options.progress(block.input_offset + block.size);
   }
 #else
-  host_workers hosts(workers, layout.text_padding, label);
+  host_workers hosts(workers, layout.text_padding, label, report.chunk_size);
   report.times.add("reader setup", seconds_since(setup_start));
   std::optional<std::pair<std::size_t, std::string>> overlong;  // the block it follows, and its prefix
   io::text_chunk block{};
@@ -314,6 +319,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   report.skipped = located_skips(input, label);
   std::size_t const in_use = device_bytes_in_use();
   report.device_bytes = in_use - std::min(bytes_at_start, in_use);
+  report.pool_peak_bytes = ctx.pool().peak_large_bytes_held();
 }
 
 }  // namespace rowscan::job

@@ -22,9 +22,18 @@ std::vector<std::string> stage_names() {
 std::size_t default_chunk_size() {
   // A block's device arrays take about 2.1 bytes per byte of text (records, '|' positions, statuses,
   // the block's columns) beside the two text slots. On the host, copy_if is transform + serial scan +
-  // scatter with two 8-byte temporaries per byte of text: a 512 MiB chunk faults in 8 GiB, and a 1 GB
-  // file loaded 2.5x slower than with 32 MiB chunks.
-  return job::preferred_chunk_size(std::size_t{512} << 20, std::size_t{32} << 20);
+  // scatter with two 8-byte temporaries per byte of text, and peak RSS is about 24 bytes per chunk byte
+  // per worker. Measured on the 2-core machine, scale 1 (`rowscan generate lineitem --scale 1`, 760 MB),
+  // `--suppkey-below 5000`, with two other builds running (wall times varied 2-10x between repeats;
+  // user time is steadier):
+  //   chunk    wall            user     peak RSS
+  //   1 MiB    5.2-94.5 s      18.6 s    29 MB
+  //   4 MiB    9.1-22.8 s       8.2 s   105 MB
+  //   8 MiB    16.0-22.4 s     14.3 s   199 MB
+  //   16 MiB   15.3-18.5 s      9.1 s   417 MB
+  //   32 MiB   15.4-17.0 s      6.4 s   781 MB
+  // 4 MiB: the fastest wall time in two of three rounds, an eighth of 32 MiB's memory.
+  return job::preferred_chunk_size(std::size_t{512} << 20, std::size_t{4} << 20);
 }
 
 summary summarize(int fd, std::string const& label, summarize_options const& options) {

@@ -4,6 +4,7 @@
 #include "rowscan/stations/summarize.hpp"
 
 #include "rowscan/context.hpp"
+#include "rowscan/error.hpp"
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/stage.hpp"
 #include "rowscan/stations/stats.hpp"
@@ -12,6 +13,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <new>
+#include <string>
 #include <vector>
 
 namespace rowscan::stations {
@@ -34,7 +37,8 @@ std::size_t default_chunk_size() {
   // 1.7 times the chunk size. On a GPU, 64 MiB blocks keep 16 reader threads busy with 4 MiB slices
   // while the pinned ring stays small (its allocation is paid before the first byte is read). On the
   // host every worker folds one block at a time with its own arrays, so memory is about workers x 1.7 x
-  // the chunk; on 2 cores, 2e7 rows x 10,000 stations took 11.4 s wall, 4.9 s user and 932 MB at 128 MiB,
+  // the chunk (memory_bound.hpp counts up to 14 bytes per chunk byte);
+  // on 2 cores, 2e7 rows x 10,000 stations took 11.4 s wall, 4.9 s user and 932 MB at 128 MiB,
   // 3.1 s wall, 1.8 s user and 117 MB at 8 MiB (a loaded machine).
   return job::preferred_chunk_size(std::size_t{128} << 20, std::size_t{8} << 20);
 }
@@ -61,7 +65,14 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
       out.general_chunks += w->paths().general_blocks();
     }
     out.names_compared = all.names_compared;
-    out.stations = to_host_summaries(sorted_by_name(all, ctx));
+    try {
+      out.stations = to_host_summaries(sorted_by_name(all, ctx));
+    } catch (std::bad_alloc const&) {
+      throw error(label + ": out of memory for the answer's " + std::to_string(all.size()) + " stations (" +
+                  std::to_string(all.names.chars.size()) +
+                  " bytes of names; the table needs up to 320 bytes a station and 5 a name byte), which no "
+                  "--chunk-size changes; run where more memory is free");
+    }
   }
   return out;
 }

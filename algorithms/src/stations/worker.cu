@@ -5,6 +5,9 @@
 
 #include "rowscan/error.hpp"
 #include "rowscan/stations/line_format.hpp"
+#include "rowscan/stations/memory_bound.hpp"
+
+#include <string>
 
 #include <utility>
 
@@ -32,10 +35,26 @@ job::tally worker::fold(char const* text, std::size_t size) {
     }
     paths_.fast_failed();
   }
+  std::size_t const stations_before = table_.size();
   job::tally t = general_.fold(text, size, table_);
+  // The table grew: its arrays and their sort's temporaries moved up to larger size classes, and the
+  // classes it grew out of will not be asked for again. Block-sized temporaries are asked for in every
+  // block and stay (memory_pool.hpp).
+  if (table_.size() != stations_before) ctx_.pool().release_unused();
   dictionary_.invalidate();
   paths_.general_ran();
   return t;
+}
+
+std::string worker::out_of_memory_advice(std::size_t chunk_size) const {
+  std::uint64_t const stations = table_.size();
+  std::uint64_t const name_bytes = table_.names.chars.size();
+  std::uint64_t const table = table_memory_bound(stations, name_bytes);
+  if (table <= block_memory_bound(chunk_size)) return job::block_worker::out_of_memory_advice(chunk_size);
+  return "the station table fills it (" + std::to_string(stations) + " stations, " + std::to_string(name_bytes) +
+         " bytes of names: up to " + std::to_string(table >> 20) +
+         " MiB while it merges, 320 bytes a station and 5 a name byte), and no --chunk-size makes the table "
+         "smaller; run where more memory is free";
 }
 
 job::bad_line worker::overlong_line(std::string_view prefix) const {

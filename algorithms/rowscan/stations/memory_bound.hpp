@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// rowscan/stations/memory_bound.hpp: how much memory `rowscan stations` may need (issue 18), as a
+// formula in what the user controls (the chunk size C) and what the input decides (S distinct
+// stations with N bytes of names in all). No Thrust here: the CLI's help and its tests use it too.
+//
+//   peak <= 14 C + 320 S + 5 N + 32 MiB        (host RSS on the CPU backends; docs/performance.md)
+//
+// for one worker. With W host workers (one per core on the CPU build), each holds a block's arrays and
+// a station table of its own, while the reader's ring is shared:
+//
+//   peak <= 2 C + W (12 C + 320 S + 5 N) + 32 MiB
+//
+// - 14 C, the block's arrays: the reader's ring of four half-chunk blocks (2 C), the two device slots
+//   (C), and the per-line arrays of a block of the shortest lines ("a;0.0\n", 6 bytes: C/12 lines a
+//   slot): the general path's records, keys, tenths, sizes and statuses (20 bytes a line), its sort and
+//   grouping (48), the fast path's ids and tenths with their sort buffers (8), rounded up to powers of
+//   two by the pool (memory_pool.hpp). Measured: 12.5 bytes per chunk byte at 16 MiB chunks of 6-byte
+//   lines, 5.5 with 1BRC-like lines (14 bytes).
+// - 320 S + 5 N, the station table and its merge: at rest 40 bytes a station (key 8, stats 24, name
+//   offset 8) and its names; a merge holds the old table, the block's, the merged keys (8), rows (4),
+//   sort buffers (12), groups (36), gather starts and offsets (16) and the new names, each array
+//   rounded up to a power of two, and the classes the last growth left; at the end the answer's host
+//   copy (the stats, a std::string and a summary per station: about 140 bytes and 2 N with the output
+//   text). That adds up to about 240 S + 4 N; measured with every name distinct: 225 to 300 bytes a
+//   station and 3.9 per name byte, hence 320 and 5.
+// - 32 MiB: the process, its threads, and the general path's smallest piece (1 MiB of text).
+//
+// The chunk size moves only the first term. A table that does not fit does not fit at any chunk size.
+#pragma once
+
+#include <cstdint>
+
+namespace rowscan::stations {
+
+struct memory_bound_terms {
+  static constexpr std::uint64_t per_chunk_byte = 14;
+  static constexpr std::uint64_t per_station = 320;
+  static constexpr std::uint64_t per_name_byte = 5;
+  static constexpr std::uint64_t fixed = std::uint64_t{32} << 20;
+};
+
+/// The memory a station table of `stations` names of `name_bytes` bytes in all may need while it merges
+/// and while the answer is written: 320 S + 5 N.
+constexpr std::uint64_t table_memory_bound(std::uint64_t stations, std::uint64_t name_bytes) {
+  return memory_bound_terms::per_station * stations + memory_bound_terms::per_name_byte * name_bytes;
+}
+
+/// The memory a block of `chunk_size` bytes may need: 14 C.
+constexpr std::uint64_t block_memory_bound(std::uint64_t chunk_size) {
+  return memory_bound_terms::per_chunk_byte * chunk_size;
+}
+
+/// The peak memory of a run with `workers` workers: 2 C + W (12 C + 320 S + 5 N) + 32 MiB (one worker:
+/// 14 C + 320 S + 5 N + 32 MiB).
+constexpr std::uint64_t peak_memory_bound(std::uint64_t chunk_size, std::uint64_t stations, std::uint64_t name_bytes,
+                                          std::uint64_t workers = 1) {
+  std::uint64_t const ring = 2 * chunk_size;  // shared by the workers
+  return ring + workers * (block_memory_bound(chunk_size) - ring + table_memory_bound(stations, name_bytes)) +
+         memory_bound_terms::fixed;
+}
+
+}  // namespace rowscan::stations
