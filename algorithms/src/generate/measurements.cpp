@@ -311,7 +311,8 @@ struct temperature_table {
 
   temperature_table() {
     for (int tenths = -max_tenths; tenths <= max_tenths; ++tenths) {
-      entry& e = entries[static_cast<std::size_t>(tenths + max_tenths)];
+      int const index = tenths + max_tenths;  // 0 for the lowest temperature
+      entry& e = entries[static_cast<std::size_t>(index)];
       int magnitude = tenths < 0 ? -tenths : tenths;
       std::size_t n = 0;
       if (tenths < 0) e.text[n++] = '-';  // zero is never negative, so "-0.0" cannot appear
@@ -324,7 +325,10 @@ struct temperature_table {
     }
   }
 
-  entry const& operator[](int tenths) const { return entries[static_cast<std::size_t>(tenths + max_tenths)]; }
+  entry const& operator[](int tenths) const {
+    int const index = tenths + max_tenths;
+    return entries[static_cast<std::size_t>(index)];
+  }
 };
 
 int to_tenths(double celsius) {
