@@ -104,7 +104,7 @@ class host_workers {
     state& w = *idle_worker();
     lock.unlock();
     if (w.text.size() < block.size + padding_) w.text.resize(block.size + padding_);  // the worker is idle
-    std::memcpy(thrust::raw_pointer_cast(w.text.data()), block.data, block.size);
+    if (block.size > 0) std::memcpy(thrust::raw_pointer_cast(w.text.data()), block.data, block.size);  // else no buffer yet
     lock.lock();
     w.block = {index, block.size, block.input_offset};
     w.busy = true;
