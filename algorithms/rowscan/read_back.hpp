@@ -13,7 +13,6 @@
 
 #include <cstddef>
 #include <cstring>
-#include <vector>
 
 namespace rowscan {
 
@@ -37,14 +36,6 @@ T read_back(thrust::device_vector<T> const& v, std::size_t i, context const& ctx
   T value;
   copy_to_host(thrust::raw_pointer_cast(v.data()) + i, 1, &value, ctx);
   return value;
-}
-
-/// The whole of a device array, on the host.
-template <class T>
-std::vector<T> read_back_all(thrust::device_vector<T> const& v, context const& ctx) {
-  std::vector<T> out(v.size());
-  copy_to_host(thrust::raw_pointer_cast(v.data()), v.size(), out.data(), ctx);
-  return out;
 }
 
 }  // namespace rowscan

@@ -12,8 +12,8 @@
 namespace rowscan {
 
 /// The bad lines a run skipped, in input order: all of them counted, the first `kept` with their error.
-/// Every chunk size, thread count and backend gives the same record, because chunks are added in input
-/// order and a chunk's bad lines are taken in line order.
+/// Every chunk size, worker count and backend gives the same record: the job driver builds it from the
+/// blocks' tallies merged in input order (job/tally.hpp).
 class skipped_lines {
  public:
   /// Positions kept for the summary.
@@ -22,19 +22,11 @@ class skipped_lines {
   std::uint64_t count() const { return count_; }
   /// The first min(count(), kept) bad lines, each as the error it would have been without --skip-invalid.
   std::vector<input_error> const& first() const { return first_; }
-  /// How many more positions are still to be kept.
-  std::size_t wanted() const { return kept - first_.size(); }
-
   /// Counts n more skipped lines (the ones passed to keep() included).
   void count_more(std::uint64_t n) { count_ += n; }
   /// Keeps the position of a skipped line, if fewer than `kept` are kept so far.
   void keep(input_error e) {
     if (first_.size() < kept) first_.push_back(std::move(e));
-  }
-  /// Adds what a later part of the input skipped.
-  void append(skipped_lines const& later) {
-    count_ += later.count_;
-    for (input_error const& e : later.first_) keep(e);
   }
 
   /// One line, without "rowscan: " or '\n', e.g. `skipped 7 invalid lines, the first 5: F:3: byte 14: why; ...`;
