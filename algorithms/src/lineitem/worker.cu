@@ -76,7 +76,7 @@ job::tally worker::fold(char const* text, std::size_t size) {
   auto const query_start = std::chrono::steady_clock::now();
   {
     stage_scope stage(ctx_, "query");
-    sums_ = merge(std::move(sums_), sums_below(store_, options_.suppkey_below, ctx_));  // leaves no trace before
+    sums_ = merge(std::move(sums_), sums_below(store_, options_.suppkey_below, ctx_));  // the only change to the partial answer, made last: a bad_alloc before it leaves no trace
   }
   query_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - query_start).count();
   rows_ += store_.size();
