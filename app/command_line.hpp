@@ -5,6 +5,7 @@
 #include "rowscan/job/driver.hpp"
 #include "rowscan/skipped_lines.hpp"
 
+#include "devices.hpp"
 #include "option_values.hpp"
 #include "output.hpp"
 
@@ -130,6 +131,7 @@ inline void add_job_options(cxxopts::Options& options, std::size_t min_chunk) {
       ("skip-invalid", "skip bad lines instead of stopping at the first; the answer covers the valid lines, and "
                        "stderr gets one line with the count and the first 5")
       ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)");
+  add_devices_option(options);
 }
 
 /// The job driver's options as given, checked (progress is the caller's: see progress_meter).

@@ -8,6 +8,7 @@
 #include "rowscan/lineitem/summarize.hpp"
 
 #include "command_line.hpp"
+#include "devices.hpp"
 #include "explain.hpp"
 #include "progress.hpp"
 #include "stats.hpp"
@@ -55,12 +56,13 @@ int lineitem_command(int argc, char** argv) {
   auto const parsed = parse_command_line(
       options, argc, argv, {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}},
       "FILE is a TPC-H lineitem.tbl as dbgen writes it (16 fields, each followed by '|'); FILE may be - for\n"
-      "standard input. --suppkey-below is required. --explain takes only --suppkey-below besides FILE.\n"
+      "standard input. --suppkey-below is required. --explain takes only --suppkey-below and --devices besides FILE.\n"
       "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n"
       "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB, 1G is 1 GiB.\n");
   if (!parsed) return success;
   auto const& args = *parsed;
   reject_with_explain(args, {"chunk-size", "threads", "stats", "skip-invalid", "format"});
+  if (hand_to_host_system(args, args["file"].as<std::string>(), args.count("stats") > 0)) return run_on_host_system;
   std::string const format = parse_choice("format", option_text(args, "format").value_or("text"), {"text", "json"});
 
   lineitem::summarize_options opts;

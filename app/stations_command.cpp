@@ -7,6 +7,7 @@
 #include "rowscan/stations/summarize.hpp"
 
 #include "command_line.hpp"
+#include "devices.hpp"
 #include "explain.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -60,13 +61,14 @@ int stations_command(int argc, char** argv) {
   auto const parsed = parse_command_line(
       options, argc, argv, {{"file", "missing FILE"}},
       "FILE holds `name;temperature` lines; FILE may be - for standard input. The answer goes to stdout, errors\n"
-      "and --stats to stderr. --explain takes only --format and --no-progress besides FILE.\n"
+      "and --stats to stderr. --explain takes only --format, --no-progress and --devices besides FILE.\n"
       "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n"
       "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB, 1G is 1 GiB.\n");
   if (!parsed) return success;
   auto const& args = *parsed;
 
   reject_with_explain(args, {"chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid"});
+  if (hand_to_host_system(args, args["file"].as<std::string>(), args.count("stats") > 0)) return run_on_host_system;
   auto const format = stations::parse_output_format(
       parse_choice("format", option_text(args, "format").value_or("1brc"), {"1brc", "json", "csv"}));
   if (args.count("explain")) {

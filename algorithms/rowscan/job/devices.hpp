@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// rowscan/job/devices.hpp: which processor runs a job (--devices), and the input size below which
+// the host answers before a GPU could have started. No Thrust here: the CLI decides with it before
+// either system's code runs.
+//
+// The CUDA build holds two copies of the compositions: Thrust's CUDA system (namespace rowscan) and
+// its OpenMP system (namespace rowscan_host, cmake/rowscan_host_system.cmake). `--devices auto`
+// sends small inputs and machines without a usable GPU to the second, so neither pays for, nor
+// needs, a CUDA context.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rowscan::job {
+
+/// --devices: auto (the default), cpu, gpu (the first GPU) or gpu:N.
+struct device_choice {
+  enum kind_t { automatic, cpu, gpu } kind = automatic;
+  int gpu_index = 0;  ///< with kind == gpu
+};
+
+/// Parses "auto", "cpu", "gpu" or "gpu:N"; nothing for anything else.
+std::optional<device_choice> parse_device_choice(std::string_view text);
+
+/// Bytes of text one host worker folds in the time a GPU takes to start. Measured on the H100 machine
+/// (docs/performance.md, "Which processor"): CUDA's start-up costs about 0.25 s before the first
+/// byte, in which one host worker folds about 8 MiB of 1BRC text (30-40 MB/s with 10,000 stations).
+constexpr std::uint64_t host_bytes_per_worker_while_a_gpu_starts = std::uint64_t{8} << 20;
+
+/// Host workers this process would run (OMP_NUM_THREADS, or one per core).
+unsigned host_worker_count();
+
+/// Inputs up to this many bytes run on the host under --devices auto: host_workers workers finish
+/// them before a GPU would have begun.
+constexpr std::uint64_t small_input_bytes(unsigned host_workers) {
+  return host_bytes_per_worker_while_a_gpu_starts * host_workers;
+}
+
+/// Why this process cannot run on GPU gpu_index (no driver, no such device, a build without CUDA), or
+/// nothing when it can. Under CUDA it initializes the driver (not a context).
+std::optional<std::string> gpu_unavailable(int gpu_index);
+
+/// Makes gpu_index the device of every later CUDA call of this process (under CUDA; nothing otherwise).
+void use_gpu(int gpu_index);
+
+}  // namespace rowscan::job

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// --devices and the host's share (rowscan/job/devices.hpp); the GPU's side is in gpu_probe.cu.
+#include "rowscan/job/devices.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <charconv>
+
+namespace rowscan::job {
+
+std::optional<device_choice> parse_device_choice(std::string_view text) {
+  if (text == "auto") return device_choice{device_choice::automatic, 0};
+  if (text == "cpu") return device_choice{device_choice::cpu, 0};
+  if (text == "gpu") return device_choice{device_choice::gpu, 0};
+  constexpr std::string_view prefix = "gpu:";
+  if (text.substr(0, prefix.size()) != prefix || text.size() == prefix.size()) return std::nullopt;
+  int index = 0;
+  auto const digits = text.substr(prefix.size());
+  auto const [end, failure] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+  if (failure != std::errc{} || end != digits.data() + digits.size() || index < 0) return std::nullopt;
+  return device_choice{device_choice::gpu, index};
+}
+
+unsigned host_worker_count() { return static_cast<unsigned>(std::max(1, omp_get_max_threads())); }
+
+}  // namespace rowscan::job

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+// --devices (devices.hpp). ROWSCAN_APP_ON_GPU is 1 in the CUDA build's own copy of the tool, where the
+// choice is made; the host system's copy (and the cpu build) runs whatever reaches it.
+#include "devices.hpp"
+
+#include "option_values.hpp"
+#include "rowscan/error.hpp"
+#include "rowscan/job/devices.hpp"
+
+#include <cstdint>
+#include <iostream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rowscan::app {
+namespace {
+
+job::device_choice device_choice_option(cxxopts::ParseResult const& args) {
+  if (args.count("devices") == 0) return {};
+  auto const text = args["devices"].as<std::string>();
+  auto const choice = job::parse_device_choice(text);
+  if (!choice) throw usage_error("--devices: '" + text + "' is not one of auto, cpu, gpu, gpu:N");
+  return *choice;
+}
+
+#if ROWSCAN_APP_ON_GPU
+/// The input's size when it is known up front (a regular file, or one on standard input); a file that
+/// cannot be read counts as empty, so the host system's copy is the one to report it.
+std::uint64_t known_input_bytes(std::string const& file) {
+  struct stat status {};
+  int const result = file == "-" ? ::fstat(STDIN_FILENO, &status) : ::stat(file.c_str(), &status);
+  if (result != 0) return 0;
+  if (!S_ISREG(status.st_mode)) return UINT64_MAX;
+  return static_cast<std::uint64_t>(status.st_size);
+}
+#endif
+
+}  // namespace
+
+void add_devices_option(cxxopts::Options& options) {
+  options.add_options()(
+      "devices",
+      "the processor that runs the job: auto (the default: the host's cores for inputs that they finish "
+      "before a GPU could start, or when no GPU is usable; the GPU otherwise), cpu, gpu (the first GPU) or gpu:N",
+      cxxopts::value<std::string>(), "WHERE");
+}
+
+bool hand_to_host_system(cxxopts::ParseResult const& args, std::string const& file, bool stats) {
+  auto const choice = device_choice_option(args);
+#if ROWSCAN_APP_ON_GPU
+  constexpr bool host_system_built = ROWSCAN_HOST_SYSTEM_BUILT;
+  if (choice.kind == job::device_choice::cpu) {
+    if (!host_system_built) {
+      throw usage_error("--devices cpu: this rowscan was built without its host system (ROWSCAN_HOST_SYSTEM=OFF)");
+    }
+    return true;
+  }
+  if (choice.kind == job::device_choice::automatic && host_system_built &&
+      known_input_bytes(file) <= job::small_input_bytes(job::host_worker_count())) {
+    return true;
+  }
+  if (auto const problem = job::gpu_unavailable(choice.gpu_index)) {
+    if (choice.kind == job::device_choice::gpu || !host_system_built) {
+      throw error("no usable GPU: " + *problem +
+                  (host_system_built ? "; --devices cpu runs on the host's cores" : std::string()));
+    }
+    if (stats) std::cerr << "rowscan: no usable GPU (" << *problem << "): running on the host's cores\n";
+    return true;
+  }
+  job::use_gpu(choice.gpu_index);
+  return false;
+#else
+  (void)file;
+  (void)stats;
+  if (choice.kind == job::device_choice::gpu) {
+    throw usage_error("--devices " + args["devices"].as<std::string>() +
+                      ": this rowscan was built without CUDA (the cpu preset); it runs on the host's cores");
+  }
+  return false;
+#endif
+}
+
+}  // namespace rowscan::app

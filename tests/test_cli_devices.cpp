@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+// --devices: the processor that runs a job never changes its output. The answer, every error line and
+// --skip-invalid's report are byte-identical whether the host's cores or the GPU run it; bad values are
+// usage errors. The CUDA build holds both systems (cmake/rowscan_host_system.cmake); the cpu build only
+// the host's, so there `--devices gpu` is a usage error.
+#include "reference/stations_reference.hpp"
+#include "support/cli_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using support::write_file;
+
+class CliDevices : public support::cli_fixture {
+ protected:
+  /// Whether this rowscan has a GPU system (its --version names CUDA).
+  bool built_for_cuda() const { return run("--version").out.find("CUDA") != std::string::npos; }
+
+  /// The --devices values this build accepts.
+  std::vector<std::string> choices() const {
+    std::vector<std::string> all = {"", " --devices auto", " --devices cpu"};
+    if (built_for_cuda()) {
+      all.push_back(" --devices gpu");
+      all.push_back(" --devices gpu:0");
+    }
+    return all;
+  }
+
+  /// Runs `rowscan ARGS` once per --devices choice and expects the exit code, stdout and stderr of each
+  /// to equal the first's.
+  void expect_same_everywhere(std::string const& args) const {
+    auto const first = run(args);
+    for (auto const& choice : choices()) {
+      auto const r = run(args + choice);
+      EXPECT_EQ(r.exit_code, first.exit_code) << args << choice;
+      EXPECT_EQ(r.out, first.out) << args << choice;
+      EXPECT_EQ(r.err, first.err) << args << choice;
+    }
+  }
+};
+
+/// A measurements file of `lines` random lines over `stations` names, every `bad_every`th line broken
+/// (0: none).
+std::string measurements(unsigned seed, int lines, int stations, int bad_every) {
+  std::mt19937 random(seed);
+  std::string text;
+  for (int i = 1; i <= lines; ++i) {
+    if (bad_every != 0 && i % bad_every == 0) {
+      text += "broken line without a separator\n";
+      continue;
+    }
+    int const tenths = static_cast<int>(random() % 1999) - 999;
+    text += "station" + std::to_string(random() % stations) + ';' + (tenths < 0 ? "-" : "") +
+            std::to_string(std::abs(tenths) / 10) + '.' + std::to_string(std::abs(tenths) % 10) + '\n';
+  }
+  return text;
+}
+
+TEST_F(CliDevices, StationsAnswerTheSameOnEveryProcessor) {
+  for (unsigned seed : {1u, 2u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    write_file(path("m.txt"), measurements(seed, 8000, 300, 0));
+    std::string const m = " '" + path("m.txt") + "'";
+    expect_same_everywhere("stations" + m);
+    expect_same_everywhere("stations --format json --chunk-size 4K" + m);
+    auto const answer = run("stations --devices cpu" + m);
+    ASSERT_EQ(answer.exit_code, 0) << answer.err;
+    EXPECT_EQ(answer.out, reference::stations_answer(support::read_file(path("m.txt"))));
+  }
+}
+
+TEST_F(CliDevices, ErrorsAndSkippedLinesAreTheSameOnEveryProcessor) {
+  write_file(path("bad.txt"), measurements(3, 5000, 50, 777));
+  std::string const bad = " '" + path("bad.txt") + "'";
+  expect_same_everywhere("stations" + bad);
+  expect_same_everywhere("stations --skip-invalid --chunk-size 1K" + bad);
+  write_file(path("l.tbl"), "1|2|3|4|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|TRUCK|x|\n"
+                            "1|2|3|oops|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|TRUCK|x|\n");
+  expect_same_everywhere("lineitem --suppkey-below 5 '" + path("l.tbl") + "'");
+  expect_same_everywhere("lineitem --suppkey-below 5 --skip-invalid --format json '" + path("l.tbl") + "'");
+  expect_same_everywhere("stations '" + path("no-such-file") + "'");
+}
+
+TEST_F(CliDevices, ExplainRunsOnEveryProcessor) {
+  write_file(path("m.txt"), "Hamburg;12.0\nBulawayo;8.9\nHamburg;-3.4\n");
+  for (auto const& choice : choices()) {
+    auto const r = run("stations --explain '" + path("m.txt") + "'" + choice);
+    EXPECT_EQ(r.exit_code, 0) << choice << r.err;
+    EXPECT_NE(r.out.find("{Bulawayo=8.9/8.9/8.9, Hamburg=-3.4/4.3/12.0}"), std::string::npos) << choice;
+  }
+}
+
+TEST_F(CliDevices, BadValuesAreUsageErrors) {
+  write_file(path("m.txt"), "a;1.0\n");
+  std::string const m = " '" + path("m.txt") + "'";
+  for (std::string const value : {"tpu", "gpu:", "gpu:x", "gpu:-1", "GPU", ""}) {
+    auto const r = run("stations --devices '" + value + "'" + m);
+    EXPECT_EQ(r.exit_code, 2) << value;
+    EXPECT_EQ(r.err, "rowscan: error: --devices: '" + value + "' is not one of auto, cpu, gpu, gpu:N (see --help)\n")
+        << value;
+  }
+  if (!built_for_cuda()) {
+    auto const r = run("lineitem --suppkey-below 5 --devices gpu" + m);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "rowscan: error: --devices gpu: this rowscan was built without CUDA (the cpu preset); it runs "
+                     "on the host's cores (see --help)\n");
+  }
+}
+
+}  // namespace

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+// rowscan/job/devices.hpp: --devices' values and the small-input rule.
+#include "rowscan/job/devices.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using rowscan::job::device_choice;
+using rowscan::job::parse_device_choice;
+
+TEST(Devices, ParsesEveryChoice) {
+  EXPECT_EQ(parse_device_choice("auto")->kind, device_choice::automatic);
+  EXPECT_EQ(parse_device_choice("cpu")->kind, device_choice::cpu);
+  auto const first = parse_device_choice("gpu");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->kind, device_choice::gpu);
+  EXPECT_EQ(first->gpu_index, 0);
+  auto const third = parse_device_choice("gpu:2");
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->kind, device_choice::gpu);
+  EXPECT_EQ(third->gpu_index, 2);
+}
+
+TEST(Devices, RejectsAnythingElse) {
+  for (char const* text : {"", "GPU", "gpu:", "gpu:x", "gpu:-1", "gpu:1x", "gpu:0,1", "cpu:0", "auto ", "gpus",
+                           "gpu:99999999999999999999"}) {
+    EXPECT_FALSE(parse_device_choice(text)) << '\'' << text << '\'';
+  }
+}
+
+TEST(Devices, SmallInputsGrowWithTheHostsWorkers) {
+  EXPECT_EQ(rowscan::job::small_input_bytes(1), rowscan::job::host_bytes_per_worker_while_a_gpu_starts);
+  EXPECT_EQ(rowscan::job::small_input_bytes(16), 16 * rowscan::job::host_bytes_per_worker_while_a_gpu_starts);
+  EXPECT_GE(rowscan::job::host_worker_count(), 1u);
+}
+
+}  // namespace
