@@ -19,10 +19,10 @@ namespace {
 // The synopsis is the README's Usage block, line for line (the cli.help test checks it).
 constexpr char const* usage_text =
     "usage: rowscan COMMAND [options], as one of\n"
-    "  rowscan stations FILE [--format 1brc|json|csv] [--chunk-size BYTES] [--threads N] [--stats] [--skip-invalid] [--no-progress]\n"
-    "  rowscan stations FILE --explain [--format 1brc|json|csv] [--no-progress]\n"
-    "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] [--format text|json] [--chunk-size BYTES] [--threads N] [--stats] [--skip-invalid] [--no-progress]\n"
-    "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] --explain\n"
+    "  rowscan stations FILE [--format 1brc|json|csv] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress]\n"
+    "  rowscan stations FILE --explain [--format 1brc|json|csv] [--devices WHERE] [--no-progress]\n"
+    "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] [--format text|json] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress]\n"
+    "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] --explain [--devices WHERE]\n"
     "  rowscan generate measurements --rows N [--stations K] [--seed S] -o FILE\n"
     "  rowscan generate lineitem --scale SF [--seed S] -o FILE\n"
     "  rowscan COMMAND --help\n"

@@ -29,8 +29,8 @@ def help_of(args):
 
 # The options each command accepts (the hidden test switches aside).
 accepted = {
-    "stations": ["--chunk-size", "--format", "--stats", "--threads", "--explain", "--no-progress", "--skip-invalid", "--help"],
-    "lineitem": ["--suppkey-below", "--format", "--chunk-size", "--threads", "--stats", "--explain", "--skip-invalid", "--no-progress", "--help"],
+    "stations": ["--chunk-size", "--format", "--stats", "--threads", "--explain", "--no-progress", "--skip-invalid", "--devices", "--help"],
+    "lineitem": ["--suppkey-below", "--format", "--chunk-size", "--threads", "--stats", "--explain", "--skip-invalid", "--no-progress", "--devices", "--help"],
     "generate measurements": ["--rows", "--stations", "--seed", "--output", "--help"],
     "generate lineitem": ["--scale", "--seed", "--output", "--help"],
 }
