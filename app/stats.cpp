@@ -3,11 +3,16 @@
 #include "stats.hpp"
 
 #include <cstdio>
+#include <string>
 
 namespace rowscan::app {
 
 void print_stats(char const* command, std::string const& headline, job::run_report const& report, double total_seconds) {
-  std::fprintf(stderr, "rowscan %s: %s\n", command, headline.c_str());
+  // Where it ran: the CUDA build's own copy runs on the GPU; the host system's copy, and the cpu
+  // build, on host workers (--devices).
+  std::string const where = ROWSCAN_APP_ON_GPU ? std::string("the GPU")
+                                               : std::to_string(report.workers) + " host worker(s)";
+  std::fprintf(stderr, "rowscan %s on %s: %s\n", command, where.c_str(), headline.c_str());
   for (auto const& [stage, seconds] : report.times.stages()) {
     std::fprintf(stderr, "  %-18s %9.3f ms\n", stage.c_str(), seconds * 1e3);
   }

@@ -70,6 +70,7 @@ struct run_report {
   std::uint64_t lines = 0;  ///< lines of the input, skipped ones included
   skipped_lines skipped;    ///< the bad lines left out (skip_invalid)
   std::size_t chunks = 0;   ///< blocks folded
+  std::size_t workers = 0;  ///< workers that folded them (1 on a GPU)
   std::size_t chunk_size = 0;
   std::size_t device_bytes = 0;  ///< device memory held at the end beyond what was in use at the start
   std::size_t pool_peak_bytes = 0;  ///< the most large blocks (over 1 MiB) the context's pool held at once

@@ -315,6 +315,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   }
 #endif
   report.bytes = input.bytes;
+  report.workers = workers.size();
   report.lines = input.lines;
   report.skipped = located_skips(input, label);
   std::size_t const in_use = device_bytes_in_use();
