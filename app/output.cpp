@@ -36,10 +36,13 @@ char pending_temporary[4096];
 volatile std::sig_atomic_t has_pending_temporary = 0;
 constexpr int removal_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
-extern "C" void remove_temporary_and_reraise(int signal_number) {
+// A C function, but static: the CUDA build links a second copy of the tool (the host system's).
+extern "C" {
+static void remove_temporary_and_reraise(int signal_number) {
   if (has_pending_temporary) ::unlink(pending_temporary);
   std::signal(signal_number, SIG_DFL);
   std::raise(signal_number);
+}
 }
 
 void arm_removal(std::string const& path) {
