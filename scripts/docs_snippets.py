@@ -4,7 +4,7 @@
 
 Two kinds of blocks in a Markdown file are rewritten from the repository:
 
-  <!-- snippet: samples/chunk_by/chunk_by_three_ways.cu#interval-scan -->
+  <!-- snippet: samples/chunk_by/chunk_by_four_ways.cu#interval-scan -->
   ...anything: replaced by a fenced code block...
   <!-- /snippet -->
 

@@ -2,45 +2,68 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs every timed sample with --csv on a built tree and writes one CSV per sample, named for docs/data/:
 #
-#   scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR]      -> OUT_DIR/SAMPLE-LABEL.csv (OUT_DIR: $OUT)
+#   scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR [SAMPLE...]]  -> OUT_DIR/SAMPLE-LABEL.csv (OUT_DIR: $OUT)
 #
+#   SAMPLE: reduction_ladder, chunk_by_four_ways, stations_steps (default: all three)
 #   on a GPU machine:   scripts/samples_csv.sh build/cuda h100 "$OUT"
+#   some samples only:  scripts/samples_csv.sh build/cuda h100 "$OUT" stations_steps chunk_by_four_ways
 #   then, in the repo:  cp OUT_DIR/*.csv docs/data/ && scripts/charts.sh && scripts/docs_snippets.py
 #
 # Each sample checks its results before it times them (it exits 1, and so does this script, on a
 # mismatch); the device steps of the 1BRC pipeline are checked against the std::map step's answer.
 # The defaults suit one GPU with 40 GB or more; the variables below shrink them (the CPU numbers in
 # docs/data were taken with REDUCTION_SIZE=67108864 CHUNK_BY_SIZE=33554432 STATION_ROWS=1000000 REPEAT=5).
+# The stations steps' input is generated under DATA_DIR (default /tmp) and removed afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build=${1:?usage: scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR]}
-label=${2:?usage: scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR]}
+build=${1:?usage: scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR [SAMPLE...]]}
+label=${2:?usage: scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR [SAMPLE...]]}
 out=${3:-${OUT:?give OUT_DIR or set OUT}}
+shift $(($# < 3 ? $# : 3))
+samples=("$@")
+[ ${#samples[@]} -eq 0 ] && samples=(reduction_ladder chunk_by_four_ways stations_steps)
+for s in "${samples[@]}"; do
+  case $s in
+    reduction_ladder | chunk_by_four_ways | stations_steps) ;;
+    *) echo "samples_csv: unknown sample '$s' (reduction_ladder, chunk_by_four_ways, stations_steps)" >&2; exit 2 ;;
+  esac
+done
+wanted() {
+  local s
+  for s in "${samples[@]}"; do [ "$s" = "$1" ] && return 0; done
+  return 1
+}
 reduction_size=${REDUCTION_SIZE:-268435456}   # 1 GiB of uint32 digits
 chunk_by_size=${CHUNK_BY_SIZE:-1073741824}    # 1 GiB of text, about 67 million lines
-station_rows=${STATION_ROWS:-100000000}       # about 2.2 GB of measurements, 413 stations
+station_rows=${STATION_ROWS:-100000000}       # about 1.4 GB of measurements, 413 stations
 repeat=${REPEAT:-10}
 data=${DATA_DIR:-/tmp}
 mkdir -p "$out"
 
-echo "== reduction_ladder, $reduction_size values" >&2
-"$build/samples/reduction_ladder" --size "$reduction_size" --repeat "$repeat" --csv \
-  > "$out/reduction_ladder-$label.csv"
+if wanted reduction_ladder; then
+  echo "== reduction_ladder, $reduction_size values" >&2
+  "$build/samples/reduction_ladder" --size "$reduction_size" --repeat "$repeat" --csv \
+    > "$out/reduction_ladder-$label.csv"
+fi
 
-echo "== chunk_by_three_ways, $chunk_by_size bytes" >&2
-"$build/samples/chunk_by_three_ways" --size "$chunk_by_size" --repeat "$repeat" --csv \
-  > "$out/chunk_by_three_ways-$label.csv"
+if wanted chunk_by_four_ways; then
+  echo "== chunk_by_four_ways, $chunk_by_size bytes" >&2
+  "$build/samples/chunk_by_four_ways" --size "$chunk_by_size" --repeat "$repeat" --csv \
+    > "$out/chunk_by_four_ways-$label.csv"
+fi
 
-input="$data/samples-measurements-$station_rows.txt"
-answer="$data/samples-measurements-$station_rows.answer"
-echo "== stations_steps, $station_rows rows" >&2
-"$build/app/rowscan" generate measurements --rows "$station_rows" --stations 413 --seed 7 -o "$input"
-"$build/samples/stations_01_naive" "$input" --repeat 1 --csv --output "$answer" > "$out/stations_steps-$label.csv"
-for step in 02_composed 03_fused; do
-  "$build/samples/stations_$step" "$input" --repeat "$repeat" --csv --expect "$answer" | tail -n +2 \
-    >> "$out/stations_steps-$label.csv"
-done
-rm -f "$input" "$answer"
+if wanted stations_steps; then
+  input="$data/samples-measurements-$station_rows.txt"
+  answer="$data/samples-measurements-$station_rows.answer"
+  echo "== stations_steps, $station_rows rows" >&2
+  "$build/app/rowscan" generate measurements --rows "$station_rows" --stations 413 --seed 7 -o "$input"
+  "$build/samples/stations_01_naive" "$input" --repeat 1 --csv --output "$answer" > "$out/stations_steps-$label.csv"
+  for step in 02_composed 03_fused 04_dictionary; do
+    "$build/samples/stations_$step" "$input" --repeat "$repeat" --csv --expect "$answer" | tail -n +2 \
+      >> "$out/stations_steps-$label.csv"
+  done
+  rm -f "$input" "$answer"
+fi
 
 ls -l "$out"/*-"$label".csv >&2

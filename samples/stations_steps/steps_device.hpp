@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// samples/stations_steps/steps_device.hpp: the device-side pieces steps 02 and 03 share: parsing a line,
+// samples/stations_steps/steps_device.hpp: the device-side pieces steps 02 to 04 share: parsing a line,
 // the check that a 64-bit key stands for one name, the answer's trip to the host, and --print's tracer.
 #pragma once
 
@@ -25,11 +25,12 @@ namespace samples::steps {
 
 using rowscan::stations::station_stats;
 
-/// A line, parsed: the name's key, the temperature in tenths, and whether the line is
+/// A line, parsed: the name's key, the temperature in tenths, the name's size, and whether the line is
 /// `name;temperature` at all (rowscan stations says what is wrong and where; the steps just stop).
 struct parsed_line {
   std::uint64_t key;
   std::int16_t tenths;
+  std::uint8_t name_size;
   bool ok;
 };
 
@@ -48,7 +49,7 @@ ROWSCAN_HD inline std::uint64_t fnv1a(char const* bytes, std::uint32_t size) {
 ROWSCAN_HD inline parsed_line parse_line(char const* line, std::uint32_t size) {
   std::uint32_t name_size = 0;
   while (name_size < size && line[name_size] != ';') ++name_size;
-  parsed_line p{fnv1a(line, name_size), 0, false};
+  parsed_line p{fnv1a(line, name_size), 0, static_cast<std::uint8_t>(name_size), false};
   p.ok = name_size > 0 && name_size <= 100 && name_size < size &&
          rowscan::stations::parse_tenths(line + name_size + 1, size - name_size - 1, p.tenths);
   return p;
@@ -106,6 +107,7 @@ struct tracer {
     return hex;
   }
   static std::string text_of(std::uint32_t v) { return std::to_string(v); }
+  static std::string text_of(std::uint16_t v) { return std::to_string(v); }
   static std::string text_of(std::int16_t v) { return std::to_string(v); }
   static std::string text_of(std::uint8_t v) { return std::to_string(v); }
   static std::string text_of(station_stats const& s) {

@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
-// samples/chunk_by/chunk_by_three_ways.cu: the lines of one text, found by three chunk_by compositions.
+// samples/chunk_by/chunk_by_four_ways.cu: the lines of one text, found by four chunk_by compositions.
 //
 //   interval_scan           rowscan::chunk_by: count the line starts (transform_reduce), then one
 //                           inclusive scan over {flag, index, start, end} writes each line where it ends
 //   copy_if_adjacent_pairs  copy_if keeps the positions that start a line; a transform over adjacent
 //                           pairs of starts makes the ranges
 //   scan_reduce_by_key      an inclusive scan numbers the lines; reduce_by_key merges each number's positions
+//   word_scan               rowscan::for_each_line: the interval scan with one 8-byte interval {lines, start}
+//                           per 16-byte word of text; each word writes the lines that end in it
 //
-// The three must write the same [begin, end) per line; the sample checks them against a sequential walk
+// The first three work for any predicate; the word scan only for lines (it finds the '\n' bytes of a word
+// eight at a time). The four must write the same [begin, end) per line; the sample checks them against a sequential walk
 // and times each (median of --repeat runs after a warm-up; CUDA events on the GPU). Buffers are
 // allocated once, outside the timed runs, for the worst case of one line per byte.
 //
-// usage: chunk_by_three_ways [--size BYTES] [--text T] [--repeat R] [--csv] [--print [--expect FILE]]
+// usage: chunk_by_four_ways [--size BYTES] [--text T] [--repeat R] [--csv] [--print [--expect FILE]]
 #include "../common/sample.hpp"
 
 #include "rowscan/chunk_by.hpp"
 #include "rowscan/context.hpp"
+#include "rowscan/lines.hpp"
+#include "rowscan/read_back.hpp"
 #include "rowscan/records.hpp"
 
 #include <thrust/copy.h>
@@ -43,7 +48,7 @@
 namespace {
 
 char const* const usage =
-    "chunk_by_three_ways [--size BYTES] [--text T] [--repeat R] [--csv] [--print [--expect FILE]]";
+    "chunk_by_four_ways [--size BYTES] [--text T] [--repeat R] [--csv] [--print [--expect FILE]]";
 
 using position = std::uint32_t;                   // positions inside the text: it holds less than 4 GiB
 using range = rowscan::index_range<position>;     // one line: [begin, end), its '\n' included
@@ -113,6 +118,25 @@ std::size_t lines_by_reduce_by_key(char const* text, std::size_t n, position* li
 }
 // [docs:end]
 
+// [docs:word-scan]
+/// Way 4, rowscan's for_each_line (lines.hpp): the interval scan of way 1 with two changes. A scan
+/// element summarizes a 16-byte word of text, not a byte, and the interval {lines, start} has 8 bytes,
+/// not 16. Each word receives the interval of all words before it (an exclusive scan) and calls the
+/// sink for every line that ends in it; the last word also writes the number of lines.
+struct write_line {
+  range* out;
+  ROWSCAN_HD void operator()(position line, position begin, position end) const { out[line] = {begin, end}; }
+};
+
+std::size_t lines_by_word_scan(char const* text, std::size_t n, position* line_count, range* out,
+                               rowscan::context const& ctx) {
+  rowscan::for_each_line(text, n, write_line{out}, line_count, ctx);
+  position lines = 0;
+  rowscan::copy_to_host(line_count, 1, &lines, ctx);
+  return lines;
+}
+// [docs:end]
+
 /// The reference: one walk over the text, a new line after every '\n'.
 std::vector<std::pair<position, position>> sequential_lines(std::string const& text) {
   std::vector<std::pair<position, position>> lines;
@@ -130,6 +154,23 @@ void print_row(std::ostream& out, char const* label, std::vector<T> const& value
   out << '\n';
 }
 
+/// --print for the word scan: each 16-byte word's own interval {lines, start} and the exclusive scan's.
+void print_word_intervals(std::ostream& out, char const* text, std::size_t n, rowscan::context const& ctx) {
+  std::size_t const words = rowscan::word_count(text, n);
+  thrust::device_vector<rowscan::line_interval> own(words);
+  thrust::device_vector<rowscan::line_interval> before(words);
+  rowscan::scan_line_intervals(text, n, own.data().get(), before.data().get(), ctx);
+  auto const row = [&](char const* label, thrust::device_vector<rowscan::line_interval> const& v) {
+    thrust::host_vector<rowscan::line_interval> const h = v;
+    out << std::left << std::setw(26) << label << std::right;
+    for (auto const& i : h) out << " {" << i.lines << ',' << i.start << '}';
+    out << '\n';
+  };
+  out << std::left << std::setw(26) << "  words of 16 bytes" << std::right << ' ' << words << '\n';
+  row("  own {lines, start}", own);
+  row("  before (exclusive scan)", before);
+}
+
 template <class T>
 std::vector<T> to_host(thrust::device_vector<T> const& d, std::size_t count) {
   thrust::host_vector<T> const h(d.begin(), d.begin() + static_cast<long>(count));
@@ -144,7 +185,7 @@ struct way {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return samples::run_sample("chunk_by_three_ways", [&] {
+  return samples::run_sample("chunk_by_four_ways", [&] {
     auto const opt = samples::parse_options(argc, argv, std::size_t{1} << 22, usage);
     rowscan::context ctx;
 
@@ -164,11 +205,13 @@ int main(int argc, char** argv) {
     thrust::device_vector<range> ranges(n);
     thrust::device_vector<position> starts(n + 1);
     thrust::device_vector<position> line_numbers(n);
+    thrust::device_vector<position> line_count(1);
     range* const out = ranges.data().get();
     std::vector<way> const ways = {
         {"interval_scan", [&] { return lines_by_interval_scan(t, n, out, ctx); }},
         {"copy_if_adjacent_pairs", [&] { return lines_by_copy_if(t, n, starts.data().get(), out, ctx); }},
         {"scan_reduce_by_key", [&] { return lines_by_reduce_by_key(t, n, line_numbers.data().get(), out, ctx); }},
+        {"word_scan", [&] { return lines_by_word_scan(t, n, line_count.data().get(), out, ctx); }},
     };
 
     std::ostringstream example;  // --print: the worked example of docs/chunk_by.md (--expect FILE checks it)
@@ -190,7 +233,7 @@ int main(int argc, char** argv) {
     if (opt.csv) {
       samples::print_csv_header();
     } else if (!opt.print) {
-      std::cout << "chunk_by three ways: " << n << " bytes of text, " << expected.size() << " lines, on " << device
+      std::cout << "chunk_by four ways: " << n << " bytes of text, " << expected.size() << " lines, on " << device
                 << ", median of " << opt.repeat << " runs\n"
                 << std::left << std::setw(26) << "way" << std::right << std::setw(10) << "lines" << std::setw(5)
                 << "ok" << std::setw(12) << "time ms" << std::setw(10) << "GB/s" << '\n';
@@ -207,6 +250,7 @@ int main(int argc, char** argv) {
         example << w.name << ":\n";
         if (w.name == "copy_if_adjacent_pairs") print_row(example, "  starts (copy_if)", to_host(starts, lines + 1));
         if (w.name == "scan_reduce_by_key") print_row(example, "  line numbers (scan)", to_host(line_numbers, n));
+        if (w.name == "word_scan") print_word_intervals(example, t, n, ctx);
         example << "  ranges:";
         for (auto const& [b, e] : got) example << " [" << b << "," << e << ")";
         example << (ok ? "" : "  MISMATCH") << '\n';
@@ -215,7 +259,7 @@ int main(int argc, char** argv) {
       double const ms = samples::median_ms(opt.repeat, [&] { return samples::device_ms([&] { w.run(); }); });
       samples::measurement const m{w.name, n, n, ms};
       if (opt.csv) {
-        samples::print_csv_row("chunk_by_three_ways", device, m);
+        samples::print_csv_row("chunk_by_four_ways", device, m);
       } else {
         std::cout << std::left << std::setw(26) << w.name << std::right << std::setw(10) << lines << std::setw(5)
                   << (ok ? "yes" : "NO") << std::fixed << std::setw(12) << std::setprecision(3) << ms
@@ -223,7 +267,7 @@ int main(int argc, char** argv) {
       }
     }
     std::ostream& verdict = opt.print ? example : opt.csv ? std::cerr : std::cout;
-    verdict << (all_ok ? "all three ways agree" : "MISMATCH: a way differs from the walk") << " (" << expected.size()
+    verdict << (all_ok ? "all four ways agree" : "MISMATCH: a way differs from the walk") << " (" << expected.size()
             << " lines)\n";
     if (opt.print) samples::deliver_answer(opt, example.str());
     return all_ok ? 0 : 1;
