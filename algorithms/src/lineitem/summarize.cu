@@ -33,7 +33,12 @@ std::size_t default_chunk_size() {
   //   16 MiB   15.3-18.5 s      9.1 s   417 MB
   //   32 MiB   15.4-17.0 s      6.4 s   781 MB
   // 4 MiB: the fastest wall time in two of three rounds, an eighth of 32 MiB's memory.
-  return job::preferred_chunk_size(std::size_t{512} << 20, std::size_t{4} << 20);
+  // On the GPU (H100 machine, scale 10, 7.8 GB hot in the page cache, whole process, median of 5):
+  //   16 MiB 0.754 s, 32 MiB 0.751 s, 64 MiB 0.680 s, 128 MiB 0.755 s, 512 MiB 1.098 s
+  // Large blocks keep the reader's threads and the copy waiting on each other (a 512 MiB block is a
+  // fifteenth of the file, and nothing overlaps the first and last); 64 MiB holds about 0.2 GB of
+  // device memory (docs/performance.md, the memory table).
+  return job::preferred_chunk_size(std::size_t{64} << 20, std::size_t{4} << 20);
 }
 
 summary summarize(int fd, std::string const& label, summarize_options const& options) {
