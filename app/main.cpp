@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "option_values.hpp"
 #include "output.hpp"
+#include "ranks.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/input_file.hpp"
 
@@ -119,7 +120,8 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int const code = run(argc, argv);
+  rowscan::app::ranks::start(argc, argv);  // MPI, when mpirun started this process (ranks.hpp)
+  int const code = rowscan::app::ranks::finish(run(argc, argv));
   // Everything is written (stdout only through write_standard_output, which reports its own failures);
   // skip the teardown of the device runtime at exit (about 0.1 s on an H100), which the operating
   // system does anyway when the process ends.
