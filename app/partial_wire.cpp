@@ -40,6 +40,9 @@ void encode(wire_writer& out, stations::summary const& s) {
   out.number(s.names_compared ? 1 : 0);
   out.number(s.fast_chunks);
   out.number(s.general_chunks);
+  std::size_t size = 0;
+  for (stations::station_summary const& station : s.stations) size += station.name.size() + 32;
+  out.reserve(size + 8);
   out.number(s.stations.size());
   for (stations::station_summary const& station : s.stations) {
     out.text(station.name);

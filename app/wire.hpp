@@ -25,6 +25,8 @@ class wire_writer {
     number(value.size());
     bytes_ += value;
   }
+  /// Room for `more` bytes at once: a megabyte grown by doubling faults in fresh pages several times over.
+  void reserve(std::size_t more) { bytes_.reserve(bytes_.size() + more); }
   std::string const& bytes() const { return bytes_; }
 
  private:
