@@ -18,18 +18,19 @@
 namespace rowscan::app {
 namespace {
 
-/// A named file's source: opened and classified here so that its errors come before any reading.
+/// A named file's source: a regular file is opened and classified here, so that its errors come before
+/// any reading. Anything else (a FIFO, a device) is left unopened, to be read once as a stream: opening a
+/// FIFO twice would wait for a writer, and closing it early could cut the writer off.
 input_source file_source(std::string const& path) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) throw error(path + ": cannot open: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return {path, 0, false};
   int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw error(path + ": cannot open: " + std::strerror(errno));
-  struct stat st{};
-  bool const ok = ::fstat(fd, &st) == 0;
   char first[8];
-  ssize_t const got = ok && S_ISREG(st.st_mode) ? ::pread(fd, first, sizeof first, 0) : 0;
+  ssize_t const got = ::pread(fd, first, sizeof first, 0);
   ::close(fd);
-  if (!ok) throw error(path + ": cannot read: " + std::strerror(errno));
-  input_source source{path, S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0, false};
-  if (!S_ISREG(st.st_mode)) return source;  // a FIFO or a device: read whole, as a stream
+  input_source source{path, static_cast<std::uint64_t>(st.st_size), false};
   auto const kind = io::classify_input(std::string_view(first, got > 0 ? static_cast<std::size_t>(got) : 0), path);
   source.splittable = kind == io::input_kind::text && source.size > 0;
   return source;
