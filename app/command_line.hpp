@@ -22,6 +22,7 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <vector>
 #include <unistd.h>
 
 namespace rowscan::app {
@@ -91,11 +92,24 @@ inline void reject_with_explain(cxxopts::ParseResult const& args, std::initializ
   }
 }
 
-/// The input operand both workloads share, in the hidden positional group.
+/// The input operands both workloads share, in the hidden positional group: FILE... (files,
+/// directories, or - for standard input; app/inputs.hpp).
 inline void add_file_operand(cxxopts::Options& options, char const* what) {
-  options.positional_help("FILE").show_positional_help();
-  options.add_options(positional_group)("file", what, cxxopts::value<std::string>());
+  options.positional_help("FILE...").show_positional_help();
+  options.add_options(positional_group)("file", what, cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"file"});
+}
+
+/// The FILE operands as given.
+inline std::vector<std::string> file_operands(cxxopts::ParseResult const& args) {
+  return args["file"].as<std::vector<std::string>>();
+}
+
+/// The one FILE that --explain reads; a usage error if several were given.
+inline std::string single_file_operand(cxxopts::ParseResult const& args) {
+  auto const files = file_operands(args);
+  if (files.size() != 1) throw usage_error("--explain reads one FILE, not " + std::to_string(files.size()));
+  return files.front();
 }
 
 /// After the answer: the one stderr line saying what --skip-invalid left out (nothing if nothing was).

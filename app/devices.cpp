@@ -8,6 +8,7 @@
 #include "rowscan/job/devices.hpp"
 
 #include <cstdint>
+#include <dirent.h>
 #include <iostream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,14 +25,35 @@ job::device_choice device_choice_option(cxxopts::ParseResult const& args) {
 }
 
 #if ROWSCAN_APP_ON_GPU
-/// The input's size when it is known up front (a regular file, or one on standard input); a file that
-/// cannot be read counts as empty, so the host system's copy is the one to report it.
-std::uint64_t known_input_bytes(std::string const& file) {
+/// The bytes of one operand when they are known up front: a regular file, one on standard input, a
+/// directory's regular files. A pipe is unbounded; what cannot be read counts as empty, so that the
+/// host system's copy is the one to report it.
+std::uint64_t known_operand_bytes(std::string const& operand) {
   struct stat status {};
-  int const result = file == "-" ? ::fstat(STDIN_FILENO, &status) : ::stat(file.c_str(), &status);
+  int const result = operand == "-" ? ::fstat(STDIN_FILENO, &status) : ::stat(operand.c_str(), &status);
   if (result != 0) return 0;
-  if (!S_ISREG(status.st_mode)) return UINT64_MAX;
-  return static_cast<std::uint64_t>(status.st_size);
+  if (S_ISREG(status.st_mode)) return static_cast<std::uint64_t>(status.st_size);
+  if (!S_ISDIR(status.st_mode)) return UINT64_MAX;
+  std::uint64_t bytes = 0;
+  if (DIR* directory = ::opendir(operand.c_str())) {
+    while (dirent const* entry = ::readdir(directory)) {
+      struct stat file {};
+      if (::stat((operand + '/' + entry->d_name).c_str(), &file) == 0 && S_ISREG(file.st_mode)) {
+        bytes += static_cast<std::uint64_t>(file.st_size);
+      }
+    }
+    ::closedir(directory);
+  }
+  return bytes;
+}
+
+std::uint64_t known_input_bytes(std::vector<std::string> const& operands) {
+  std::uint64_t total = 0;
+  for (auto const& operand : operands) {
+    std::uint64_t const bytes = known_operand_bytes(operand);
+    total = bytes > UINT64_MAX - total ? UINT64_MAX : total + bytes;
+  }
+  return total;
 }
 #endif
 
@@ -45,7 +67,7 @@ void add_devices_option(cxxopts::Options& options) {
       cxxopts::value<std::string>(), "WHERE");
 }
 
-bool hand_to_host_system(cxxopts::ParseResult const& args, std::string const& file, bool stats) {
+bool hand_to_host_system(cxxopts::ParseResult const& args, std::vector<std::string> const& files, bool stats) {
   auto const choice = device_choice_option(args);
 #if ROWSCAN_APP_ON_GPU
   constexpr bool host_system_built = ROWSCAN_HOST_SYSTEM_BUILT;
@@ -56,7 +78,7 @@ bool hand_to_host_system(cxxopts::ParseResult const& args, std::string const& fi
     return true;
   }
   if (choice.kind == job::device_choice::automatic && host_system_built &&
-      known_input_bytes(file) <= job::small_input_bytes(job::host_worker_count())) {
+      known_input_bytes(files) <= job::small_input_bytes(job::host_worker_count())) {
     return true;
   }
   if (auto const problem = job::gpu_unavailable(choice.gpu_index)) {
@@ -70,7 +92,7 @@ bool hand_to_host_system(cxxopts::ParseResult const& args, std::string const& fi
   job::use_gpu(choice.gpu_index);
   return false;
 #else
-  (void)file;
+  (void)files;
   (void)stats;
   if (choice.kind == job::device_choice::gpu) {
     throw usage_error("--devices " + args["devices"].as<std::string>() +

@@ -5,6 +5,7 @@
 #include <cxxopts.hpp>
 
 #include <string>
+#include <vector>
 
 namespace rowscan::app {
 
@@ -13,8 +14,8 @@ void add_devices_option(cxxopts::Options& options);
 
 /// Decides where the job of a parsed command line runs. True: on the host system's copy (the caller
 /// returns run_on_host_system). False: here, on the GPU it selected (in the CUDA build) or the host
-/// (in the cpu build). file is the input operand; stats says whether to tell stderr why a GPU was
+/// (in the cpu build). files are the input operands; stats says whether to tell stderr why a GPU was
 /// passed over. Throws usage_error for a bad --devices, rowscan::error when --devices gpu cannot be met.
-bool hand_to_host_system(cxxopts::ParseResult const& args, std::string const& file, bool stats);
+bool hand_to_host_system(cxxopts::ParseResult const& args, std::vector<std::string> const& files, bool stats);
 
 }  // namespace rowscan::app

@@ -5,12 +5,15 @@
 #include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/lineitem/format.hpp"
+#include "rowscan/lineitem/merge_summaries.hpp"
 #include "rowscan/lineitem/summarize.hpp"
 
 #include "command_line.hpp"
 #include "devices.hpp"
 #include "explain.hpp"
 #include "progress.hpp"
+#include "ranks.hpp"
+#include "scale_out.hpp"
 #include "stats.hpp"
 #include "output.hpp"
 
@@ -62,7 +65,7 @@ int lineitem_command(int argc, char** argv) {
   if (!parsed) return success;
   auto const& args = *parsed;
   reject_with_explain(args, {"chunk-size", "threads", "stats", "skip-invalid", "format"});
-  if (hand_to_host_system(args, args["file"].as<std::string>(), args.count("stats") > 0)) return run_on_host_system;
+  if (hand_to_host_system(args, file_operands(args), args.count("stats") > 0)) return run_on_host_system;
   std::string const format = parse_choice("format", option_text(args, "format").value_or("text"), {"text", "json"});
 
   lineitem::summarize_options opts;
@@ -72,7 +75,7 @@ int lineitem_command(int argc, char** argv) {
     throw usage_error(e.what());  // a malformed option is a usage error
   }
   if (args.count("explain")) {
-    io::input_file input(args["file"].as<std::string>());
+    io::input_file input(single_file_operand(args));
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
     write_explained(out, lineitem::explain(text, input.label(), opts.suppkey_below));
@@ -82,11 +85,16 @@ int lineitem_command(int argc, char** argv) {
   read_job_options(args, lineitem::min_chunk_size, opts);
 
   auto const start = std::chrono::steady_clock::now();
-  io::input_file input(args["file"].as<std::string>());
-  progress_meter progress(regular_file_bytes(input.fd()), wants_progress(args));
+  progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
-  lineitem::summary const result = lineitem::summarize(input.fd(), input.label(), opts);
+  scale_out_report ranks_report;
+  workload<lineitem::summary, lineitem::summarize_options> const work{
+      &lineitem::summarize, &lineitem::merge_summaries, lineitem::empty_summary(opts.suppkey_below)};
+  auto const answer = summarize_inputs(file_operands(args), opts, work, &ranks_report,
+                                       [&progress](std::uint64_t total) { progress.set_total(total); });
   progress.finish();
+  if (!answer) return success;  // not rank 0: rank 0 writes the answer
+  lineitem::summary const& result = *answer;
 
   // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
   std::string const text = format == "json" ? lineitem::format_json(result, opts.time_stages) : lineitem::format_text(result);
@@ -95,6 +103,7 @@ int lineitem_command(int argc, char** argv) {
   if (opts.time_stages) {
     print_stats("lineitem", headline(result), result,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    print_rank_figures("lineitem", ranks_report);
   }
   return success;
 }

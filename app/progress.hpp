@@ -19,6 +19,8 @@ class progress_meter {
   progress_meter& operator=(progress_meter const&) = delete;
 
   void update(std::uint64_t done_bytes);
+  /// The input's size, once it is known (several files: after they are resolved); 0 if unknown.
+  void set_total(std::uint64_t total_bytes) { total_ = total_bytes; }
   void finish();
 
   /// The bar's text for a state (what update() draws), for tests.

@@ -19,9 +19,9 @@ namespace {
 // The synopsis is the README's Usage block, line for line (the cli.help test checks it).
 constexpr char const* usage_text =
     "usage: rowscan COMMAND [options], as one of\n"
-    "  rowscan stations FILE [--format 1brc|json|csv] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress]\n"
+    "  rowscan stations FILE... [--format 1brc|json|csv] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress]\n"
     "  rowscan stations FILE --explain [--format 1brc|json|csv] [--devices WHERE] [--no-progress]\n"
-    "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] [--format text|json] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress]\n"
+    "  rowscan lineitem FILE... --suppkey-below Z[,Z2,...] [--format text|json] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress]\n"
     "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] --explain [--devices WHERE]\n"
     "  rowscan generate measurements --rows N [--stations K] [--seed S] -o FILE\n"
     "  rowscan generate lineitem --scale SF [--seed S] -o FILE\n"
@@ -52,7 +52,9 @@ constexpr char const* usage_text =
     "  -h, --help             this help, or a command's\n"
     "  --version              the version and the Thrust device system\n"
     "\n"
-    "FILE may be - for standard input. Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB.\n"
+    "FILE may be - for standard input. FILE... is several files or directories (their files in name order),\n"
+    "answered as one input; under `mpirun -np N` each rank reads a share (docs/scale-out.md).\n"
+    "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB.\n"
     "Exit codes: 0 the answer, 1 bad input or a runtime error (a missing file, a failed write), 2 a usage error.\n"
     "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n";
 

@@ -4,6 +4,7 @@
 #include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/stations/format.hpp"
+#include "rowscan/stations/merge_summaries.hpp"
 #include "rowscan/stations/summarize.hpp"
 
 #include "command_line.hpp"
@@ -11,6 +12,8 @@
 #include "explain.hpp"
 #include "output.hpp"
 #include "progress.hpp"
+#include "ranks.hpp"
+#include "scale_out.hpp"
 #include "stats.hpp"
 
 #include <cxxopts.hpp>
@@ -34,6 +37,11 @@ std::string headline(stations::summary const& s) {
                 s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20),
                 static_cast<double>(s.pool_peak_bytes) / (1 << 20));
   return text;
+}
+
+/// The stations job as the scale-out runs it over each piece of the input.
+workload<stations::summary, stations::summarize_options> stations_workload() {
+  return {&stations::summarize, &stations::merge_summaries, stations::summary{}};
 }
 
 }  // namespace
@@ -68,11 +76,11 @@ int stations_command(int argc, char** argv) {
   auto const& args = *parsed;
 
   reject_with_explain(args, {"chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid"});
-  if (hand_to_host_system(args, args["file"].as<std::string>(), args.count("stats") > 0)) return run_on_host_system;
+  if (hand_to_host_system(args, file_operands(args), args.count("stats") > 0)) return run_on_host_system;
   auto const format = stations::parse_output_format(
       parse_choice("format", option_text(args, "format").value_or("1brc"), {"1brc", "json", "csv"}));
   if (args.count("explain")) {
-    io::input_file input(args["file"].as<std::string>());
+    io::input_file input(single_file_operand(args));
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
     write_explained(out, stations::explain(text, input.label()), format);
@@ -88,11 +96,14 @@ int stations_command(int argc, char** argv) {
   opts.portable_only = args.count("portable") > 0;
 
   auto const start = std::chrono::steady_clock::now();
-  io::input_file input(args["file"].as<std::string>());
-  progress_meter progress(regular_file_bytes(input.fd()), wants_progress(args));
+  progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
-  auto result = stations::summarize(input.fd(), input.label(), opts);
+  scale_out_report ranks_report;
+  auto answer = summarize_inputs(file_operands(args), opts, stations_workload(), &ranks_report,
+                                 [&progress](std::uint64_t total) { progress.set_total(total); });
   progress.finish();
+  if (!answer) return success;  // not rank 0: rank 0 writes the answer
+  auto& result = *answer;
 
   // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
   auto const output_start = std::chrono::steady_clock::now();
@@ -102,7 +113,10 @@ int stations_command(int argc, char** argv) {
   report_skipped(result.skipped);
   auto const end = std::chrono::steady_clock::now();
   result.times.add("output", std::chrono::duration<double>(end - output_start).count());
-  if (opts.time_stages) print_stats("stations", headline(result), result, std::chrono::duration<double>(end - start).count());
+  if (opts.time_stages) {
+    print_stats("stations", headline(result), result, std::chrono::duration<double>(end - start).count());
+    print_rank_figures("stations", ranks_report);
+  }
   return success;
 }
 

@@ -4,10 +4,10 @@
 # optionally, nvcc) is expected at /usr/local/cuda; the CPU build needs only its headers.
 #   scripts/bootstrap.sh            what the build, the tests and CI need (python3: the docs.snippets_current,
 #                                   cli.json_output and cli.help tests; zlib and zstd: compressed input;
-#                                   clang-tidy: scripts/clang_tidy.sh)
+#                                   clang-tidy: scripts/clang_tidy.sh; Open MPI: the CLI's MPI ranks and their tests)
 #   scripts/bootstrap.sh --charts   also gnuplot-nox, for scripts/charts.sh (not needed by CI)
 set -euo pipefail
-packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev python3 zlib1g-dev libzstd-dev clang-tidy)
+packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev libbenchmark-dev python3 zlib1g-dev libzstd-dev clang-tidy libopenmpi-dev openmpi-bin)
 if [ "${1:-}" = "--charts" ]; then
   packages+=(gnuplot-nox)
 fi

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -87,7 +89,12 @@ TEST_F(Cli, MissingUnreadableAndDirectoryInputs) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find(path("missing.txt") + ": cannot open"), std::string::npos) << r.err;
-  r = run("stations '" + dir_ + "'");
+  // A directory is its files (issue 15: none here); --explain reads one file and refuses a directory.
+  ASSERT_EQ(mkdir(path("empty").c_str(), 0755), 0);
+  r = run("stations '" + path("empty") + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "{}\n");
+  r = run("stations --explain '" + path("empty") + "'");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
   if (geteuid() != 0) {  // root reads any file

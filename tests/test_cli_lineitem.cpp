@@ -94,7 +94,7 @@ TEST_F(CliLineitem, UsageErrorsExitWithTwo) {
   EXPECT_EQ(run("lineitem --suppkey-below abc -", text).exit_code, 2);
   EXPECT_EQ(run("lineitem --suppkey-below -1 -", text).exit_code, 2);
   EXPECT_EQ(run("lineitem --suppkey-below 5 --format xml -", text).exit_code, 2);
-  EXPECT_EQ(run("lineitem --suppkey-below 5 - extra", text).exit_code, 2);
+  EXPECT_EQ(run("lineitem --suppkey-below 5 --explain - extra", text).exit_code, 2);  // FILE... but --explain reads one
   EXPECT_EQ(run("generate lineitem -o '" + path("x.tbl") + "'").exit_code, 2);   // no scale
   auto const r = run("lineitem --help");
   EXPECT_EQ(r.exit_code, 0);

@@ -44,7 +44,7 @@ TEST_F(CliOptions, EveryBadValueIsAUsageErrorNamingItsOption) {
       {"stations --key-bits 65" + m, "--key-bits: '65' is out of range (0 to 64)" + help},
       {"stations --no-such-option" + m, "Option 'no-such-option' does not exist" + help},
       {"stations --explain --chunk-size 1K" + m, "--explain cannot be combined with --chunk-size" + help},
-      {"stations" + m + " extra", "unexpected argument 'extra'" + help},
+      {"stations --explain" + m + " extra", "--explain reads one FILE, not 2" + help},
       {"stations", "missing FILE" + help},
       {"lineitem --suppkey-below 5 --chunk-size 1.5M" + l, "--chunk-size: '1.5M' " + not_a_size + help},
       {"lineitem --suppkey-below 5 --chunk-size 255" + l,

@@ -15,7 +15,7 @@ TEST(Devices, ParsesEveryChoice) {
   auto const first = parse_device_choice("gpu");
   ASSERT_TRUE(first);
   EXPECT_EQ(first->kind, device_choice::gpu);
-  EXPECT_EQ(first->gpu_index, 0);
+  EXPECT_EQ(first->gpu_index, rowscan::job::default_gpu);
   auto const third = parse_device_choice("gpu:2");
   ASSERT_TRUE(third);
   EXPECT_EQ(third->kind, device_choice::gpu);

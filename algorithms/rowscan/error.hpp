@@ -19,13 +19,16 @@ class input_error : public error {
  public:
   input_error(std::string const& file, std::uint64_t line, std::uint64_t byte_offset, std::string const& what)
       : error(file + ":" + std::to_string(line) + ": byte " + std::to_string(byte_offset) + ": " + what),
-        line_(line), byte_offset_(byte_offset) {}
+        line_(line), byte_offset_(byte_offset), why_(what) {}
   std::uint64_t line() const { return line_; }          ///< 1-based line number
   std::uint64_t byte_offset() const { return byte_offset_; }  ///< 0-based offset of the offending byte
+  /// What is wrong, without the position (to place the error again in a larger input: several files, ranks).
+  std::string const& why() const { return why_; }
 
  private:
   std::uint64_t line_;
   std::uint64_t byte_offset_;
+  std::string why_;
 };
 
 /// A failing device call (CUDA runtime or Thrust).

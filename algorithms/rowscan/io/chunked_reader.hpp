@@ -44,6 +44,9 @@ struct reader_options {
   /// Blocks smaller than this are read by the caller's thread inside next(): handing a tiny block from
   /// thread to thread costs more than reading it (and much more on an oversubscribed machine).
   std::size_t min_threaded_block = std::size_t{64} << 10;
+  /// A regular file is read from the descriptor's position up to this many bytes, not to its end: a
+  /// byte range of a file (one rank's share, scale-out). Streams are always read to their end.
+  std::uint64_t max_bytes = UINT64_MAX;
 };
 
 /// Reads a file descriptor (a file, a pipe) in chunks of whole lines, with reader threads ahead of the caller.

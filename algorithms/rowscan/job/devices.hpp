@@ -16,10 +16,13 @@
 
 namespace rowscan::job {
 
-/// --devices: auto (the default), cpu, gpu (the first GPU) or gpu:N.
+/// This process's GPU when none is named: under mpirun the node-local rank's (rank % GPUs), else the first.
+constexpr int default_gpu = -1;
+
+/// --devices: auto (the default), cpu, gpu (this process's GPU: default_gpu) or gpu:N.
 struct device_choice {
   enum kind_t { automatic, cpu, gpu } kind = automatic;
-  int gpu_index = 0;  ///< with kind == gpu
+  int gpu_index = default_gpu;
 };
 
 /// Parses "auto", "cpu", "gpu" or "gpu:N"; nothing for anything else.
@@ -39,7 +42,11 @@ constexpr std::uint64_t small_input_bytes(unsigned host_workers) {
   return host_bytes_per_worker_while_a_gpu_starts * host_workers;
 }
 
-/// Why this process cannot run on GPU gpu_index (no driver, no such device, a build without CUDA), or
+/// Records this process's rank among those of its node (MPI's node-local rank): default_gpu is then
+/// GPU local_rank % (the node's GPUs). Touches no device.
+void set_node_local_rank(int local_rank);
+
+/// Why this process cannot run on GPU gpu_index (or default_gpu) (no driver, no such device, a build without CUDA), or
 /// nothing when it can. Under CUDA it initializes the driver (not a context).
 std::optional<std::string> gpu_unavailable(int gpu_index);
 

@@ -49,6 +49,9 @@ struct job_options {
   /// Workers folding blocks at once on the host systems; 0: omp_get_max_threads() (OMP_NUM_THREADS).
   /// The CUDA build has one worker, the GPU.
   unsigned workers = 0;
+  /// Read at most this many bytes of a regular file, from the descriptor's position: one byte range
+  /// of a file (scale-out: a rank's share, app/inputs.hpp). The default reads to the end.
+  std::uint64_t max_input_bytes = UINT64_MAX;
 };
 
 /// A workload's chunk-size rules.

@@ -45,11 +45,12 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   off_t const position = ::lseek(fd_, 0, SEEK_CUR);
   // A regular file of size 0 may still have contents (files in /proc): read those as a stream.
   seekable_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && position >= 0;
+  ROWSCAN_EXPECTS(seekable_ || options_.max_bytes == UINT64_MAX, label_ + ": a byte range needs a regular file");
   unsigned threads = 1;
   if (seekable_) {
     base_offset_ = static_cast<std::uint64_t>(position);
     auto const size = static_cast<std::uint64_t>(st.st_size);
-    file_size_ = size > base_offset_ ? size - base_offset_ : 0;
+    file_size_ = std::min(size > base_offset_ ? size - base_offset_ : 0, options_.max_bytes);
     block_count_ = (file_size_ + options_.block_size - 1) / options_.block_size;
     threads = options_.threads != 0 ? options_.threads : default_threads();
     // Slices small enough that every thread has one per block, but no smaller than 1 MiB (or the block).

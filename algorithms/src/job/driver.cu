@@ -241,6 +241,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.block_size = layout.block_size;
   reading.max_line = layout.carried_line;
   reading.threads = options.reader_threads;
+  reading.max_bytes = options.max_input_bytes;
   io::chunked_reader reader(fd, label, reading);
   tally input;  // every block so far, in input order
   auto next_block = [&](io::text_chunk& block) {

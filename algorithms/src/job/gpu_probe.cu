@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Whether a GPU can run this build's compositions (rowscan/job/devices.hpp).
+// Whether a GPU can run this build's compositions, and which one is this process's (rowscan/job/devices.hpp).
 #include "rowscan/config.hpp"
 #include "rowscan/cuda_check.hpp"
 #include "rowscan/job/devices.hpp"
@@ -7,15 +7,33 @@
 #include <string>
 
 namespace rowscan::job {
+namespace {
+
+int node_local_rank = 0;  // set once, before any job, by the MPI start-up (app/ranks_mpi.cpp)
+
+#if ROWSCAN_HAS_CUB
+/// The GPUs this process sees, or why it sees none. The first runtime call loads the driver: a
+/// machine without one answers here, without a crash.
+int visible_gpus(std::string* problem) {
+  int count = 0;
+  if (cudaError_t const status = cudaGetDeviceCount(&count); status != cudaSuccess) {
+    *problem = cudaGetErrorString(status);
+    return 0;
+  }
+  if (count == 0) *problem = "no CUDA device";
+  return count;
+}
+#endif
+
+}  // namespace
+
+void set_node_local_rank(int local_rank) { node_local_rank = local_rank; }
 
 std::optional<std::string> gpu_unavailable(int gpu_index) {
 #if ROWSCAN_HAS_CUB
-  int count = 0;
-  // The first runtime call loads the driver: a machine without one answers here, without a crash.
-  if (cudaError_t const status = cudaGetDeviceCount(&count); status != cudaSuccess) {
-    return std::string(cudaGetErrorString(status));
-  }
-  if (count == 0) return std::string("no CUDA device");
+  std::string problem;
+  int const count = visible_gpus(&problem);
+  if (count == 0) return problem;
   if (gpu_index >= count) {
     return "no GPU " + std::to_string(gpu_index) + " (this machine has " + std::to_string(count) + ")";
   }
@@ -28,6 +46,12 @@ std::optional<std::string> gpu_unavailable(int gpu_index) {
 
 void use_gpu(int gpu_index) {
 #if ROWSCAN_HAS_CUB
+  if (gpu_index == default_gpu) {
+    std::string problem;
+    int const count = visible_gpus(&problem);
+    if (count == 0) return;  // the first device call reports it
+    gpu_index = node_local_rank % count;
+  }
   check_cuda(cudaSetDevice(gpu_index), ("cannot use GPU " + std::to_string(gpu_index)).c_str());
 #else
   (void)gpu_index;

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// rowscan/job/merge_reports.hpp: the counters of two runs over neighbouring inputs, added (no Thrust).
+//
+// Several files, or several ranks, each run the job driver on their own piece of the input; the
+// answer's report is the sum of theirs. What --skip-invalid left out is not merged here: its positions
+// must first be placed in the whole input, which only the caller knows (app/input_outcome.hpp).
+#pragma once
+
+#include "rowscan/job/driver.hpp"
+
+#include <algorithm>
+
+namespace rowscan::job {
+
+/// Adds the report of a later piece to `into`: bytes, lines, blocks and stage seconds add up; the
+/// chunk size and memory figures are the largest any piece had. `skipped` is left alone.
+inline void add_report(run_report& into, run_report const& later) {
+  into.bytes += later.bytes;
+  into.lines += later.lines;
+  into.chunks += later.chunks;
+  into.chunk_size = std::max(into.chunk_size, later.chunk_size);
+  into.device_bytes = std::max(into.device_bytes, later.device_bytes);
+  into.pool_peak_bytes = std::max(into.pool_peak_bytes, later.pool_peak_bytes);
+  for (auto const& [stage, seconds] : later.times.stages()) into.times.add(stage.c_str(), seconds);
+}
+
+}  // namespace rowscan::job

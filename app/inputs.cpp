@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+// The FILE operands resolved and shared out (inputs.hpp).
+#include "inputs.hpp"
+
+#include "rowscan/error.hpp"
+#include "rowscan/io/input_file.hpp"
+
+#include "wire.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rowscan::app {
+namespace {
+
+/// A named file's source: a regular file is opened and classified here, so that its errors come before
+/// any reading. Anything else (a FIFO, a device) is left unopened, to be read once as a stream: opening a
+/// FIFO twice would wait for a writer, and closing it early could cut the writer off.
+input_source file_source(std::string const& path) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) throw error(path + ": cannot open: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return {path, 0, false};
+  int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw error(path + ": cannot open: " + std::strerror(errno));
+  char first[8];
+  ssize_t const got = ::pread(fd, first, sizeof first, 0);
+  ::close(fd);
+  input_source source{path, static_cast<std::uint64_t>(st.st_size), false};
+  auto const kind = io::classify_input(std::string_view(first, got > 0 ? static_cast<std::size_t>(got) : 0), path);
+  source.splittable = kind == io::input_kind::text && source.size > 0;
+  return source;
+}
+
+/// A directory's regular files in byte order of their names (symbolic links followed; no recursion).
+std::vector<std::string> directory_files(std::string const& path) {
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) throw error(path + ": cannot open: " + std::strerror(errno));
+  std::vector<std::string> names;
+  while (dirent const* entry = ::readdir(dir)) names.emplace_back(entry->d_name);
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());  // std::string's < is unsigned bytes: the same on every host
+  std::string const prefix = path.back() == '/' ? path : path + "/";
+  std::vector<std::string> files;
+  for (std::string const& name : names) {
+    struct stat st{};
+    if (::stat((prefix + name).c_str(), &st) == 0 && S_ISREG(st.st_mode)) files.push_back(prefix + name);
+  }
+  return files;
+}
+
+}  // namespace
+
+std::vector<input_source> resolve_inputs(std::vector<std::string> const& operands) {
+  std::vector<input_source> sources;
+  for (std::string const& operand : operands) {
+    if (operand == "-") {
+      sources.push_back({"-", 0, false});
+      continue;
+    }
+    struct stat st{};
+    if (::stat(operand.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      for (std::string const& file : directory_files(operand)) sources.push_back(file_source(file));
+    } else {
+      sources.push_back(file_source(operand));
+    }
+  }
+  return sources;
+}
+
+std::vector<input_piece> share_of(std::vector<input_source> const& sources, int rank, int ranks) {
+  std::uint64_t total = 0;
+  for (input_source const& s : sources) total += s.size;
+  // The span [lo, hi) of the bytes laid end to end; 128-bit products, so no input size overflows.
+  auto cut = [&](int r) {
+    return static_cast<std::uint64_t>(static_cast<unsigned __int128>(total) * static_cast<unsigned>(r) /
+                                      static_cast<unsigned>(ranks));
+  };
+  std::uint64_t const lo = cut(rank);
+  std::uint64_t const hi = cut(rank + 1);
+  bool const last = rank + 1 == ranks;
+  std::vector<input_piece> share;
+  std::uint64_t at = 0;  // where the source starts, bytes laid end to end
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    input_source const& s = sources[i];
+    std::uint64_t const start = at;
+    at += s.size;
+    if (!s.splittable) {
+      // Whole, to the span holding its first byte (the last span takes those that start at the very end).
+      if ((start >= lo && start < hi) || (last && start == total)) share.push_back({i, 0, s.size, true});
+      continue;
+    }
+    std::uint64_t const begin = std::max(start, lo);
+    std::uint64_t const end = std::min(at, hi);
+    if (begin < end) share.push_back({i, begin - start, end - start, begin == start && end == at});
+  }
+  return share;
+}
+
+std::string encode_sources(std::vector<input_source> const& sources) {
+  wire_writer out;
+  out.number(sources.size());
+  for (input_source const& s : sources) {
+    out.text(s.path);
+    out.number(s.size);
+    out.number(s.splittable ? 1 : 0);
+  }
+  return out.bytes();
+}
+
+std::vector<input_source> decode_sources(std::string const& bytes) {
+  wire_reader in(bytes);
+  std::vector<input_source> sources(in.number());
+  for (input_source& s : sources) {
+    s.path = in.text();
+    s.size = in.number();
+    s.splittable = in.number() != 0;
+  }
+  return sources;
+}
+
+}  // namespace rowscan::app

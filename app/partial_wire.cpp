@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// Partial answers and outcomes as bytes (partial_wire.hpp).
+#include "partial_wire.hpp"
+
+namespace rowscan::app {
+namespace {
+
+/// The report's counters and stage times; `skipped` travels in the outcome, already placed.
+void encode_report(wire_writer& out, job::run_report const& r) {
+  for (std::uint64_t n : {r.bytes, r.lines, std::uint64_t{r.chunks}, std::uint64_t{r.chunk_size},
+                          std::uint64_t{r.device_bytes}, std::uint64_t{r.pool_peak_bytes}}) {
+    out.number(n);
+  }
+  auto const stages = r.times.stages();
+  out.number(stages.size());
+  for (auto const& [name, seconds] : stages) {
+    out.text(name);
+    out.raw(seconds);
+  }
+}
+
+void decode_report(wire_reader& in, job::run_report& r) {
+  r.bytes = in.number();
+  r.lines = in.number();
+  r.chunks = in.number();
+  r.chunk_size = in.number();
+  r.device_bytes = in.number();
+  r.pool_peak_bytes = in.number();
+  r.times = job::stage_times();
+  for (std::uint64_t n = in.number(); n > 0; --n) {
+    std::string const name = in.text();
+    r.times.add(name.c_str(), in.raw<double>());
+  }
+}
+
+}  // namespace
+
+void encode(wire_writer& out, stations::summary const& s) {
+  encode_report(out, s);
+  out.number(s.names_compared ? 1 : 0);
+  out.number(s.fast_chunks);
+  out.number(s.general_chunks);
+  std::size_t size = 0;
+  for (stations::station_summary const& station : s.stations) size += station.name.size() + 32;
+  out.reserve(size + 8);
+  out.number(s.stations.size());
+  for (stations::station_summary const& station : s.stations) {
+    out.text(station.name);
+    out.raw(station.min);
+    out.raw(station.max);
+    out.raw(station.sum);
+    out.raw(station.count);
+  }
+}
+
+void decode(wire_reader& in, stations::summary& s) {
+  decode_report(in, s);
+  s.names_compared = in.number() != 0;
+  s.fast_chunks = in.number();
+  s.general_chunks = in.number();
+  s.stations.resize(in.number());
+  for (stations::station_summary& station : s.stations) {
+    station.name = in.text();
+    station.min = in.raw<std::int32_t>();
+    station.max = in.raw<std::int32_t>();
+    station.sum = in.raw<std::int64_t>();
+    station.count = in.raw<std::int64_t>();
+  }
+}
+
+void encode(wire_writer& out, lineitem::summary const& s) {
+  encode_report(out, s);
+  out.number(s.rows);
+  out.raw(s.load_seconds);
+  out.raw(s.query_seconds);
+  out.number(s.answers.size());
+  for (lineitem::threshold_answer const& a : s.answers) {
+    out.number(a.suppkey_below);
+    out.raw(a.sum_cents);
+    out.number(a.rows);
+  }
+}
+
+void decode(wire_reader& in, lineitem::summary& s) {
+  decode_report(in, s);
+  s.rows = in.number();
+  s.load_seconds = in.raw<double>();
+  s.query_seconds = in.raw<double>();
+  s.answers.resize(in.number());
+  for (lineitem::threshold_answer& a : s.answers) {
+    a.suppkey_below = in.number();
+    a.sum_cents = in.raw<lineitem::uint128>();
+    a.rows = in.number();
+  }
+}
+
+void encode(wire_writer& out, input_outcome const& o) {
+  out.number(o.bytes);
+  out.number(o.lines);
+  out.number(o.skipped);
+  out.number(o.first_skipped.size());
+  for (placed_line const& line : o.first_skipped) {
+    out.text(line.label);
+    out.number(line.line);
+    out.number(line.byte);
+    out.text(line.why);
+  }
+  out.number(o.stop ? 1 : 0);
+  if (o.stop) out.text(*o.stop);
+}
+
+void decode(wire_reader& in, input_outcome& o) {
+  o.bytes = in.number();
+  o.lines = in.number();
+  o.skipped = in.number();
+  o.first_skipped.resize(in.number());
+  for (placed_line& line : o.first_skipped) {
+    line.label = in.text();
+    line.line = in.number();
+    line.byte = in.number();
+    line.why = in.text();
+  }
+  o.stop.reset();
+  if (in.number() != 0) o.stop = in.text();
+}
+
+}  // namespace rowscan::app

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/partial_wire.hpp: partial answers and outcomes as bytes, for the merge between MPI ranks. Each
+// reads back exactly what it wrote (tests/test_scale_out_parts.cpp round-trips them).
+#pragma once
+
+#include "rowscan/lineitem/summarize.hpp"
+#include "rowscan/stations/summarize.hpp"
+
+#include "input_outcome.hpp"
+#include "wire.hpp"
+
+namespace rowscan::app {
+
+void encode(wire_writer& out, stations::summary const& s);
+void decode(wire_reader& in, stations::summary& s);
+void encode(wire_writer& out, lineitem::summary const& s);
+void decode(wire_reader& in, lineitem::summary& s);
+void encode(wire_writer& out, input_outcome const& o);
+void decode(wire_reader& in, input_outcome& o);
+
+}  // namespace rowscan::app

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/ranks.hpp without MPI: one process, rank 0 of 1.
+#include "ranks.hpp"
+
+namespace rowscan::app::ranks {
+
+void start(int&, char**&) {}
+int finish(int code) { return code; }
+int rank() { return 0; }
+int count() { return 1; }
+std::string broadcast(std::string const& bytes) { return bytes; }
+line_origin lines_before(line_origin const&) { return {}; }
+std::string merge_to_root(std::string mine, std::function<std::string(std::string const&, std::string const&)> const&) {
+  return mine;
+}
+std::vector<std::string> gather_to_root(std::string const& mine) { return {mine}; }
+void barrier() {}
+
+}  // namespace rowscan::app::ranks

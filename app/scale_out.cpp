@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// The non-template parts of the scale-out (scale_out.hpp).
+#include "scale_out.hpp"
+
+#include "option_values.hpp"
+
+#include <cstdio>
+
+namespace rowscan::app {
+
+std::vector<input_source> shared_sources(std::vector<std::string> const& operands) {
+  if (ranks::count() == 1) return resolve_inputs(operands);
+  // Rank 0 resolves; every rank gets its list, or its error with the exit code it calls for.
+  enum : std::uint64_t { resolved, failed, misused };
+  wire_writer out;
+  if (ranks::is_root()) {
+    try {
+      for (std::string const& operand : operands) {
+        if (operand == "-") {
+          throw usage_error("standard input (-) cannot be shared by " + std::to_string(ranks::count()) +
+                            " MPI ranks; name files instead");
+        }
+      }
+      std::string const list = encode_sources(resolve_inputs(operands));
+      out.number(resolved);
+      out.text(list);
+    } catch (usage_error const& e) {
+      out.number(misused);
+      out.text(e.what());
+    } catch (std::exception const& e) {
+      out.number(failed);
+      out.text(e.what());
+    }
+  }
+  std::string const bytes = ranks::broadcast(out.bytes());
+  wire_reader in(bytes);
+  std::uint64_t const status = in.number();
+  std::string const text = in.text();
+  if (status == misused) throw usage_error(text);
+  if (status == failed) throw error(text);
+  return decode_sources(text);
+}
+
+std::string source_label(input_source const& source) { return source.path == "-" ? "<stdin>" : source.path; }
+
+line_origin origin_of(std::vector<piece_record> const& records) {
+  line_origin out;
+  for (piece_record const& r : records) out = then(out, line_origin{false, r.source, r.source, r.lines});
+  return out;
+}
+
+input_outcome place(std::vector<piece_record> const& records, line_origin const& before) {
+  input_outcome out;
+  line_origin so_far = before;  // the pieces before the next, for its file's line numbers
+  for (piece_record const& r : records) {
+    std::uint64_t const lines_before = so_far.lines_before(r.source);
+    auto placed = [&](placed_line line) {
+      line.line += lines_before;
+      line.byte += r.begin;
+      return line;
+    };
+    input_outcome piece;
+    piece.bytes = r.bytes;
+    piece.lines = r.lines;
+    piece.skipped = r.skipped;
+    for (placed_line const& line : r.first_skipped) piece.skip(placed(line));
+    if (r.bad_stop) piece.stop = placed(*r.bad_stop).as_error().what();
+    if (r.failure) piece.stop = *r.failure;
+    out = then(std::move(out), piece);
+    so_far = then(so_far, line_origin{false, r.source, r.source, r.lines});
+  }
+  return out;
+}
+
+std::vector<rank_figures> gather_figures(rank_figures const& mine) {
+  wire_writer out;
+  out.number(mine.bytes);
+  out.number(mine.lines);
+  out.raw(mine.seconds);
+  std::vector<rank_figures> all;
+  for (std::string const& bytes : ranks::gather_to_root(out.bytes())) {
+    wire_reader in(bytes);
+    rank_figures f;
+    f.bytes = in.number();
+    f.lines = in.number();
+    f.seconds = in.raw<double>();
+    all.push_back(f);
+  }
+  return all;
+}
+
+void print_rank_figures(char const* command, scale_out_report const& report) {
+  if (report.ranks.size() < 2) return;
+  for (std::size_t r = 0; r < report.ranks.size(); ++r) {
+    rank_figures const& f = report.ranks[r];
+    std::fprintf(stderr, "rowscan %s: rank %zu: %llu bytes, %llu lines, %.3f s\n", command, r,
+                 static_cast<unsigned long long>(f.bytes), static_cast<unsigned long long>(f.lines), f.seconds);
+  }
+  std::fprintf(stderr, "rowscan %s: merge of %zu partial answers: %.3f ms\n", command, report.ranks.size(),
+               report.merge_seconds * 1e3);
+}
+
+std::uint64_t share_bytes(std::vector<input_source> const& sources, std::vector<input_piece> const& share) {
+  std::uint64_t bytes = 0;
+  for (input_piece const& piece : share) {
+    if (sources[piece.source].path == "-") return 0;
+    if (!sources[piece.source].splittable && sources[piece.source].size == 0) continue;  // an empty file
+    if (!sources[piece.source].splittable) return 0;  // compressed: its text's size is unknown
+    bytes += piece.end - piece.begin;
+  }
+  return bytes;
+}
+
+}  // namespace rowscan::app

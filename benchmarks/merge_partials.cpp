@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// The merge of MPI ranks' partial answers (issue 15): what one step of the tree costs for stations
+// answers of 10,000 stations (names of up to 100 bytes, the 1BRC limits), without the network.
+//
+//   rowscan_merge_partials [STATIONS] [REPEAT]
+//
+// A step of ranks::merge_to_root is: decode the two partials' bytes, merge_summaries, encode the result
+// (app/scale_out.hpp). The two partials share 80% of their names. Medians of REPEAT runs (default 101)
+// after one warm-up; a tree over P ranks has ceil(log2 P) steps on its critical path, plus one
+// transfer of about the printed bytes per step (`mpirun ... rowscan stations --stats` prints the whole
+// merge as the ranks see it).
+#include "rowscan/stations/merge_summaries.hpp"
+
+#include "partial_wire.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace rowscan;
+
+/// A name of 1..100 bytes of letters.
+std::string random_name(std::mt19937& rng) {
+  std::string name(1 + rng() % 100, 'a');
+  for (char& c : name) c = static_cast<char>('a' + rng() % 26);
+  return name;
+}
+
+/// A partial answer over the given names, sorted as summarize returns it.
+stations::summary partial(std::vector<std::string> const& names, std::mt19937& rng) {
+  stations::summary s;
+  std::set<std::string> const sorted(names.begin(), names.end());
+  for (std::string const& name : sorted) {
+    int const a = static_cast<int>(rng() % 1999) - 999, b = static_cast<int>(rng() % 1999) - 999;
+    s.stations.push_back({name, std::min(a, b), std::max(a, b), a + b, 2});
+  }
+  return s;
+}
+
+template <class F>
+double median_ms(int repeat, F&& f) {
+  f();  // warm-up
+  std::vector<double> times;
+  for (int i = 0; i < repeat; ++i) {
+    auto const start = std::chrono::steady_clock::now();
+    f();
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::nth_element(times.begin(), times.begin() + repeat / 2, times.end());
+  return times[repeat / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t const stations = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 10000;
+  int const repeat = argc > 2 ? std::atoi(argv[2]) : 101;
+  std::mt19937 rng(1);
+  std::set<std::string> unique;
+  while (unique.size() < stations + stations / 4) unique.insert(random_name(rng));
+  std::vector<std::string> const all(unique.begin(), unique.end());
+  std::vector<std::string> const first(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(stations));
+  std::vector<std::string> const second(all.end() - static_cast<std::ptrdiff_t>(stations), all.end());
+  stations::summary const a = partial(first, rng), b = partial(second, rng);
+
+  auto bytes_of = [](stations::summary const& s) {
+    app::wire_writer out;
+    encode(out, s);
+    return out.bytes();
+  };
+  std::string const a_bytes = bytes_of(a), b_bytes = bytes_of(b);
+  std::size_t merged_stations = 0;
+  double const merge = median_ms(repeat, [&] { merged_stations = stations::merge_summaries(a, b).stations.size(); });
+  double const step = median_ms(repeat, [&] {
+    app::wire_reader x(a_bytes), y(b_bytes);
+    stations::summary p, q;
+    decode(x, p);
+    decode(y, q);
+    return bytes_of(stations::merge_summaries(std::move(p), q)).size();
+  });
+  double const decode_ms = median_ms(repeat, [&] {
+    app::wire_reader x(a_bytes);
+    stations::summary p;
+    decode(x, p);
+    return p.stations.size();
+  });
+  double const encode_ms = median_ms(repeat, [&] { return bytes_of(a).size(); });
+  std::printf("decode one: %.3f ms, encode one: %.3f ms\n", decode_ms, encode_ms);
+  std::printf("partials of %zu stations (%zu and %zu bytes on the wire), %zu after the merge\n", stations,
+              a_bytes.size(), b_bytes.size(), merged_stations);
+  std::printf("merge_summaries:                 %8.3f ms (median of %d)\n", merge, repeat);
+  std::printf("one tree step (decode 2, merge, encode): %8.3f ms\n", step);
+  for (int ranks : {2, 8, 64, 512}) {
+    int depth = 0;
+    while ((1 << depth) < ranks) ++depth;
+    std::printf("tree over %3d ranks: %d steps, %8.3f ms without transfers\n", ranks, depth, depth * step);
+  }
+  return 0;
+}

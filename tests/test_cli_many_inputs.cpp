@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+// `rowscan stations FILE...` and `rowscan lineitem FILE...` (issue 15): several files and directories
+// give the answer of their concatenation; errors and --skip-invalid's record name the file, its line and
+// byte; a file's last line ends with the file, '\n' or not.
+#include "reference/stations_reference.hpp"
+
+#include "support/cli_fixture.hpp"
+#include "support/stations_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace {
+
+using support::run_result;
+using support::write_file;
+
+class CliManyInputs : public support::cli_fixture {
+ protected:
+  /// Cuts text at random line starts into `parts` files NAME0.. and returns their quoted paths.
+  std::string split_into_files(std::string const& text, std::size_t parts, std::mt19937& rng, std::string const& name) {
+    std::vector<std::size_t> starts{0};
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n' && i + 1 < text.size()) starts.push_back(i + 1);
+    }
+    std::vector<std::size_t> cuts{0, text.size()};
+    for (std::size_t i = 1; i < parts; ++i) cuts.push_back(starts[rng() % starts.size()]);
+    std::sort(cuts.begin(), cuts.end());
+    std::string operands;
+    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+      std::string const file = path(name + std::to_string(i));
+      write_file(file, text.substr(cuts[i], cuts[i + 1] - cuts[i]));
+      operands += " '" + file + "'";
+    }
+    return operands;
+  }
+};
+
+TEST_F(CliManyInputs, StationsOverRandomSplitsAreTheConcatenationsAnswer) {
+  for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::string const text = support::random_measurements(seed, 1 + rng() % 300, 2000 + rng() % 3000, 20);
+    std::string const files = split_into_files(text, 1 + rng() % 7, rng, "part");
+    run_result const r = run("stations" + files + " --chunk-size 4K");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, reference::stations_answer(text));
+    EXPECT_EQ(r.err, "");
+  }
+}
+
+TEST_F(CliManyInputs, LineitemOverRandomSplitsIsTheConcatenationsAnswer) {
+  std::mt19937 rng(21);
+  ASSERT_EQ(run("generate lineitem --scale 0.002 --seed 4 -o '" + path("whole.tbl") + "'").exit_code, 0);
+  std::string const text = support::read_file(path("whole.tbl"));
+  run_result const whole = run("lineitem '" + path("whole.tbl") + "' --suppkey-below 7,15,1000 --format json");
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  std::string const files = split_into_files(text, 5, rng, "li");
+  run_result const r = run("lineitem" + files + " --suppkey-below 7,15,1000 --format json --chunk-size 4K");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, whole.out);
+}
+
+TEST_F(CliManyInputs, ADirectoryIsItsRegularFilesInNameOrder) {
+  ASSERT_EQ(::mkdir(path("d").c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir(path("d/sub").c_str(), 0755), 0);
+  write_file(path("d/b"), "b;2.0\n");
+  write_file(path("d/a"), "a;1.0\nbad\n");  // a comes first: its bad line is line 2 of d/a
+  write_file(path("d/sub/c"), "c;3.0\n");   // not descended into
+  run_result const r = run("stations '" + path("d") + "' --skip-invalid");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "{a=1.0/1.0/1.0, b=2.0/2.0/2.0}\n");
+  EXPECT_EQ(r.err.rfind("rowscan: skipped 1 invalid line: " + path("d/a") + ":2: byte 6: ", 0), 0u) << r.err;
+  run_result const empty = run("stations '" + path("d/sub") + "' '" + path("d/sub/c") + "'");
+  EXPECT_EQ(empty.out, "{c=3.0/3.0/3.0}\n");
+}
+
+TEST_F(CliManyInputs, ErrorsNameTheFileItsLineAndByte) {
+  write_file(path("one"), "a;1.0\nb;2.0\n");
+  write_file(path("two"), "c;3.0\nd;x\n");
+  run_result const r = run("stations '" + path("one") + "' '" + path("two") + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("rowscan: error: " + path("two") + ":2: byte 8: ", 0), 0u) << r.err;
+  run_result const missing = run("stations '" + path("one") + "' '" + path("none") + "'");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.out, "");
+  EXPECT_EQ(missing.err, "rowscan: error: " + path("none") + ": cannot open: No such file or directory\n");
+}
+
+TEST_F(CliManyInputs, SkipInvalidCountsAndPlacesAcrossFiles) {
+  std::string one, two;
+  for (int i = 0; i < 8; ++i) one += i % 3 == 1 ? "bad line\n" : "s;1.5\n";
+  for (int i = 0; i < 8; ++i) two += i % 2 == 0 ? "no;temp\n" : "t;-2.5\n";
+  write_file(path("one"), one);
+  write_file(path("two"), two);
+  run_result const r = run("stations '" + path("one") + "' '" + path("two") + "' --skip-invalid");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "{s=1.5/1.5/1.5, t=-2.5/-2.5/-2.5}\n");
+  // 3 bad lines in one (lines 2, 5, 8), 4 in two (lines 1, 3, 5, 7): the first five, each in its own
+  // file, lines and bytes counted from that file's start.
+  std::string const expected_start = "rowscan: skipped 7 invalid lines, the first 5: " + path("one") + ":2: byte 6: ";
+  EXPECT_EQ(r.err.rfind(expected_start, 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("; " + path("one") + ":8: byte 48: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; " + path("two") + ":1: byte 3: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; " + path("two") + ":3: byte 18: "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(path("two") + ":5:"), std::string::npos) << r.err;
+}
+
+TEST_F(CliManyInputs, AFilesLastLineEndsWithTheFile) {
+  // Per-file records: "a;1.0" without '\n' is not joined to the next file's first line.
+  write_file(path("one"), "a;1.0");
+  write_file(path("two"), "b;2.0\n");
+  run_result const r = run("stations '" + path("one") + "' '" + path("two") + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "{a=1.0/1.0/1.0, b=2.0/2.0/2.0}\n");
+  write_file(path("empty"), "");
+  EXPECT_EQ(run("stations '" + path("empty") + "' '" + path("empty") + "'").out, "{}\n");
+}
+
+TEST_F(CliManyInputs, StandardInputAmongFilesAndExplainTakesOne) {
+  write_file(path("one"), "a;1.0\n");
+  run_result const r = run("stations '" + path("one") + "' - '" + path("one") + "'", "b;-1.0\nbad\n");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("rowscan: error: <stdin>:2: byte 7: ", 0), 0u) << r.err;
+  run_result const explain = run("stations '" + path("one") + "' '" + path("one") + "' --explain");
+  EXPECT_EQ(explain.exit_code, 2);
+  EXPECT_EQ(explain.err, "rowscan: error: --explain reads one FILE, not 2 (see --help)\n");
+}
+
+}  // namespace
