@@ -5,14 +5,26 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
 namespace {
 
 using support::write_file;
-using CliOptions = support::cli_fixture;
+class CliOptions : public support::cli_fixture {
+ protected:
+  /// `rowscan ARGS` under `ulimit -v kib` and OMP_NUM_THREADS=1.
+  support::run_result run_limited(std::string const& args, int kib) const {
+    std::string const command = "ulimit -v " + std::to_string(kib) + "; OMP_NUM_THREADS=1 '" + ROWSCAN_EXE + "' " +
+                                args + " </dev/null >'" + path("stdout") + "' 2>'" + path("stderr") + "'";
+    int const status = std::system(command.c_str());  // sh -c: the limit holds for rowscan alone
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, support::read_file(path("stdout")),
+            support::read_file(path("stderr"))};
+  }
+};
 
 struct bad_value {
   std::string args;      ///< after `rowscan`; FILE stands for a valid input of the command
@@ -96,6 +108,37 @@ TEST_F(CliOptions, InputAndRuntimeErrorsExitWithOne) {
   EXPECT_EQ(run("stations -", "a;1.00\n").exit_code, 1);
   EXPECT_EQ(run("lineitem --suppkey-below 5 -", "1|2|\n").exit_code, 1);
   EXPECT_EQ(run("generate measurements --rows 1 -o '" + path("no/dir/x.txt") + "'").exit_code, 1);
+}
+
+// Too little memory for the process (ulimit -v from 20 MB to 400 MB): every outcome is the answer, or
+// exit 1 with one `rowscan: error:` line (a refused thread, an allocation), never a crash or another
+// library's message. OMP_NUM_THREADS=1: OpenMP then starts no threads of its own, whose refusal libgomp
+// reports itself (context.cu starts the default team early to turn that into an error line too).
+TEST_F(CliOptions, ResourceFailuresAreErrorLines) {
+  write_file(path("m.txt"), "Hamburg;12.0\nBulawayo;8.9\nHamburg;-3.4\n");
+  write_file(path("l.tbl"), "1|2|3|4|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|TRUCK|x|\n");
+  struct command {
+    std::string args;
+    std::string answer;
+  };
+  std::vector<command> const commands = {
+      {"stations '" + path("m.txt") + "'", "{Bulawayo=8.9/8.9/8.9, Hamburg=-3.4/4.3/12.0}\n"},
+      {"lineitem --suppkey-below 5 '" + path("l.tbl") + "'", "30.00\n"}};
+  for (int kib = 20000; kib <= 400000; kib += 20000) {
+    for (auto const& c : commands) {
+      std::string const args = c.args + " --devices cpu";
+      auto const r = run_limited(args, kib);
+      SCOPED_TRACE("ulimit -v " + std::to_string(kib) + ": " + args);
+      ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.exit_code << ' ' << r.err;
+      if (r.exit_code == 0) {
+        EXPECT_EQ(r.out, c.answer);
+      } else {
+        EXPECT_EQ(r.out, "");
+        EXPECT_EQ(r.err.rfind("rowscan: error: ", 0), 0u) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      }
+    }
+  }
 }
 
 }  // namespace

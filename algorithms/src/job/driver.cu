@@ -23,6 +23,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -84,18 +85,30 @@ class host_workers {
                std::size_t chunk_size)
       : padding_(text_padding), label_(label), chunk_size_(chunk_size) {
     for (worker_slot const& slot : slots) workers_.push_back(std::make_unique<state>(slot));
-    for (auto& w : workers_) w->thread = std::thread([this, &w = *w] { run(w); });
+    try {
+      for (auto& w : workers_) w->thread = std::thread([this, &w = *w] { run(w); });
+    } catch (std::system_error const& e) {
+      // The system refused a thread (a low `ulimit -v` or -u): stop those that started, then say so.
+      stop();
+      throw error("cannot start " + std::to_string(workers_.size()) + " host workers (" + e.what() +
+                  "); set OMP_NUM_THREADS lower, or raise the process's limits (ulimit -v, ulimit -u)");
+    }
   }
-  ~host_workers() {
+  ~host_workers() { stop(); }
+  host_workers(host_workers const&) = delete;
+  host_workers& operator=(host_workers const&) = delete;
+
+  /// Tells every started worker to quit and waits for it.
+  void stop() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       quit_ = true;
     }
     work_.notify_all();
-    for (auto& w : workers_) w->thread.join();
+    for (auto& w : workers_) {
+      if (w->thread.joinable()) w->thread.join();
+    }
   }
-  host_workers(host_workers const&) = delete;
-  host_workers& operator=(host_workers const&) = delete;
 
   /// Waits for an idle worker and gives it block number `index`.
   void hand_out(std::size_t index, io::text_chunk const& block) {
