@@ -619,4 +619,18 @@ TEST_F(CliInputs, OutOfDeviceMemoryTwiceIsAClearError) {
                "out of device memory for the 65");
 }
 
+TEST_F(CliInputs, OutOfMemoryForTheStationTableSaysNoChunkSizeHelps) {
+  // 30,000 names at 4 KiB chunks: a block's arrays stay under 100 KB while the table's keys pass it
+  // at about 12,500 stations, so the merge is what runs out, and the advice says so.
+  auto const g = run("generate measurements --rows 60000 --stations 30000 --seed 5 -o '" + input() + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  failing_allocations const limit(100000);
+  auto const r = run("stations --chunk-size 4096 '" + input() + "'");
+  expect_error(r, input(), "out of device memory for the ");
+  EXPECT_NE(r.err.find("and again for half of it; the station table fills it ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("and no --chunk-size makes the table smaller; run where more memory is free\n"),
+            std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("give a smaller --chunk-size"), std::string::npos) << r.err;
+}
+
 }  // namespace
