@@ -8,8 +8,8 @@
 
 namespace rowscan::app {
 
-/// Prints to stderr "rowscan COMMAND: HEADLINE", one line per stage of report.times (milliseconds),
-/// and the total with the rate in GB/s (1 GB = 1e9 bytes) of report.bytes.
+/// Prints to stderr "rowscan COMMAND on WHERE: HEADLINE", one line per stage of report.times (milliseconds),
+/// the total with the rate in GB/s (1 GB = 1e9 bytes) of report.bytes, and each worker's share and rate.
 void print_stats(char const* command, std::string const& headline, job::run_report const& report, double total_seconds);
 
 }  // namespace rowscan::app

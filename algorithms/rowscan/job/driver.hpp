@@ -67,13 +67,20 @@ struct block_layout {
   std::size_t text_padding;  ///< readable bytes the worker needs after a block's text
 };
 
+/// One worker's share of a run: the blocks it folded and how long it was busy folding them.
+struct worker_share {
+  std::size_t blocks = 0;
+  std::uint64_t bytes = 0;
+  double busy_seconds = 0;  ///< on a GPU: from the first block handed over to the last one folded
+};
+
 /// What every run reports besides its answer.
 struct run_report {
   std::uint64_t bytes = 0;
   std::uint64_t lines = 0;  ///< lines of the input, skipped ones included
   skipped_lines skipped;    ///< the bad lines left out (skip_invalid)
   std::size_t chunks = 0;   ///< blocks folded
-  std::size_t workers = 0;  ///< workers that folded them (1 on a GPU)
+  std::vector<worker_share> shares;  ///< one per worker (1 on a GPU), in worker order
   std::size_t chunk_size = 0;
   std::size_t device_bytes = 0;  ///< device memory held at the end beyond what was in use at the start
   std::size_t pool_peak_bytes = 0;  ///< the most large blocks (over 1 MiB) the context's pool held at once

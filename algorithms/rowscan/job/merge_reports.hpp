@@ -12,7 +12,8 @@
 
 namespace rowscan::job {
 
-/// Adds the report of a later piece to `into`: bytes, lines, blocks and stage seconds add up; the
+/// Adds the report of a later piece to `into`: bytes, lines, blocks, stage seconds and each worker's
+/// share add up; the
 /// chunk size and memory figures are the largest any piece had. `skipped` is left alone.
 inline void add_report(run_report& into, run_report const& later) {
   into.bytes += later.bytes;
@@ -22,6 +23,13 @@ inline void add_report(run_report& into, run_report const& later) {
   into.device_bytes = std::max(into.device_bytes, later.device_bytes);
   into.pool_peak_bytes = std::max(into.pool_peak_bytes, later.pool_peak_bytes);
   for (auto const& [stage, seconds] : later.times.stages()) into.times.add(stage.c_str(), seconds);
+  // Worker i of every piece is the same processor (the same worker set folds each file in turn).
+  if (into.shares.size() < later.shares.size()) into.shares.resize(later.shares.size());
+  for (std::size_t i = 0; i < later.shares.size(); ++i) {
+    into.shares[i].blocks += later.shares[i].blocks;
+    into.shares[i].bytes += later.shares[i].bytes;
+    into.shares[i].busy_seconds += later.shares[i].busy_seconds;
+  }
 }
 
 }  // namespace rowscan::job

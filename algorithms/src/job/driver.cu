@@ -142,6 +142,14 @@ class host_workers {
     return tallies_;
   }
 
+  /// Each worker's share so far, in worker order.
+  std::vector<worker_share> shares() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<worker_share> out;
+    for (auto const& w : workers_) out.push_back(w->share);
+    return out;
+  }
+
  private:
   struct block_task {
     std::size_t index = 0;
@@ -153,6 +161,7 @@ class host_workers {
     worker_slot slot;
     thrust::device_vector<char> text;  // host memory on the host systems
     block_task block;
+    worker_share share;
     bool busy = false;
     std::thread thread;
   };
@@ -174,6 +183,7 @@ class host_workers {
       }
       tally t;
       std::exception_ptr failure;
+      auto const start = std::chrono::steady_clock::now();
       try {
         t = fold_block(w.slot, thrust::raw_pointer_cast(w.text.data()), w.block.size, w.block.input_offset, label_,
                        chunk_size_);
@@ -182,6 +192,9 @@ class host_workers {
       }
       {
         std::lock_guard<std::mutex> lock(mutex_);
+        w.share.blocks += 1;
+        w.share.bytes += w.block.size;
+        w.share.busy_seconds += seconds_since(start);
         if (failure && w.block.index < failure_block_) {
           failure_ = failure;
           failure_block_ = w.block.index;
@@ -278,6 +291,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   };
   report.times.add("reader setup", seconds_since(setup_start));
 
+  auto const folding_start = std::chrono::steady_clock::now();
   io::text_chunk next{};
   bool more = next_block(next);
   if (more) upload(0, next);
@@ -329,7 +343,12 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   }
 #endif
   report.bytes = input.bytes;
-  report.workers = workers.size();
+#if !ROWSCAN_HAS_CUB
+  report.shares = hosts.shares();
+#else
+  ctx.synchronize();  // the last block's fold is part of the GPU's share
+  report.shares = {worker_share{report.chunks, input.bytes, seconds_since(folding_start)}};
+#endif
   report.lines = input.lines;
   report.skipped = located_skips(input, label);
   std::size_t const in_use = device_bytes_in_use();

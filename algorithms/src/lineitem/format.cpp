@@ -52,6 +52,13 @@ std::string format_json(summary const& s, bool with_timings) {
   std::string out = "{\"rows\": " + std::to_string(s.rows) + ", \"bytes\": " + std::to_string(s.bytes);
   if (with_timings) {
     out += ", \"load_seconds\": " + seconds(s.load_seconds) + ", \"query_seconds\": " + seconds(s.query_seconds);
+    out += ", \"workers\": [";  // each worker's share of the blocks (rowscan/job/driver.hpp)
+    for (std::size_t i = 0; i < s.shares.size(); ++i) {
+      auto const& w = s.shares[i];
+      out += (i > 0 ? ", " : "") + std::string("{\"blocks\": ") + std::to_string(w.blocks) +
+             ", \"bytes\": " + std::to_string(w.bytes) + ", \"busy_seconds\": " + seconds(w.busy_seconds) + "}";
+    }
+    out += "]";
   }
   out += ", \"results\": [";
   for (std::size_t i = 0; i < s.answers.size(); ++i) {
