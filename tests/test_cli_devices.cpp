@@ -99,10 +99,10 @@ TEST_F(CliDevices, ExplainRunsOnEveryProcessor) {
 TEST_F(CliDevices, BadValuesAreUsageErrors) {
   write_file(path("m.txt"), "a;1.0\n");
   std::string const m = " '" + path("m.txt") + "'";
-  for (std::string const value : {"tpu", "gpu:", "gpu:x", "gpu:-1", "GPU", ""}) {
-    auto const r = run("stations --devices '" + value + "'" + m);
+  for (char const* value : {"tpu", "gpu:", "gpu:x", "gpu:-1", "GPU", ""}) {
+    auto const r = run("stations --devices '" + std::string(value) + "'" + m);
     EXPECT_EQ(r.exit_code, 2) << value;
-    EXPECT_EQ(r.err, "rowscan: error: --devices: '" + value + "' is not one of auto, cpu, gpu, gpu:N (see --help)\n")
+    EXPECT_EQ(r.err, "rowscan: error: --devices: '" + std::string(value) + "' is not one of auto, cpu, gpu, gpu:N (see --help)\n")
         << value;
   }
   if (!built_for_cuda()) {

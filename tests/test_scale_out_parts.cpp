@@ -38,6 +38,7 @@ std::vector<stations::station_summary> reference_stations(std::vector<std::pair<
     (void)fresh;
   }
   std::vector<stations::station_summary> out;
+  out.reserve(by_name.size());
   for (auto& [name, s] : by_name) out.push_back(s);
   return out;
 }
@@ -151,7 +152,7 @@ TEST(LineOrigin, IsAMonoidThatRestartsWithEachFile) {
 }
 
 TEST(InputOutcome, IsOrderedAndTheFirstStopWins) {
-  auto piece = [](std::uint64_t lines, std::vector<std::uint64_t> bad, bool stop) {
+  auto piece = [](std::uint64_t lines, std::vector<std::uint64_t> const& bad, bool stop) {
     app::input_outcome o;
     o.lines = lines;
     o.bytes = lines * 10;
