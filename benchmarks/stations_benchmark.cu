@@ -6,7 +6,8 @@
 //                            stages: the device-resident time of the whole job (the 100 ms target)
 //   BM_stages/MiB            the same with a synchronization after each stage: the split per stage
 // MiB is the chunk size. Counters are GB/s of text (GB = 1e9) next to `ceiling_GB/s`, the device's
-// measured copy rate (3031 GB/s on the H100, bytes read + written; a pass that only reads text is bounded
+// measured copy rate (3031 GB/s on an H100 on an earlier lease, bytes read + written; the reduction ladder's
+// run, docs/data/reduction_ladder-h100.csv, measured 2982 on another; a pass that only reads text is bounded
 // by the same figure). Each iteration is timed with CUDA events (steady_clock on the CPU backends) after
 // an untimed warm-up pass, which also teaches the worker every station (the fast path's dictionary).
 //   ROWSCAN_BENCH_FILE   measurements file to load (default: generated, 2e8 rows under CUDA, 2e6 on CPU)

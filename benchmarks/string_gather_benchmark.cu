@@ -19,7 +19,8 @@
 // backends; one untimed call warms up first (kernels, the context's pool). Counters:
 //   bytes_per_second  SetBytesProcessed with the chars gathered (copied, for BM_copy); CSV prints it raw
 //   GB/s              the same in GB = 1e9
-//   rw_GB/s           twice that: bytes read plus written, the way MEASURED.md counts its 3031 GB/s copy
+//   rw_GB/s           twice that: bytes read plus written, the way docs/data/reduction_ladder-h100.csv counts
+//                     its device_copy row (a device-to-device copy)
 //   pct_of_copy       GB/s as a percentage of this run's BM_copy of the same cell (0 when it was not run)
 //   strategy          what ran: 0 the copy, 1 char_parallel, 2 string_parallel (automatic resolves to 1 or 2),
 //                     3 step 1 alone (BM_offsets/N/L: the output offsets, at the lanes cells),

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Draws docs/charts/SAMPLE.svg from the measurements in docs/data/*.csv, one chart per sample.
+# Draws docs/charts/*.svg from the measurements in docs/data/*.csv: one chart per sample and file.
 #
 #   scripts/charts.sh
 #
 # The CSV files are what the samples print with --csv (sample,device,variant,items,bytes,ms,gb_per_s,
-# then the reduction ladder's own columns, which are not drawn); a file may hold several samples and
-# devices, and several files may hold one sample (for example reduction_ladder-cpu.csv and
-# reduction_ladder-h100.csv). Each chart has one group of bars per variant, one bar per device, on a
-# linear axis from zero: GB/s of input read, GB = 10^9 bytes. A device keeps one colour in every chart
-# (the devices of all the files, sorted by name, take the palette in turn). A `device_copy` row (the
-# ladder's device-to-device copy) is not a bar but a dashed line across the chart at that device's copy
-# rate, which counts bytes read + written. Needs gnuplot (Debian: gnuplot-nox, or
-# scripts/bootstrap.sh --charts). Not part of CI.
+# then the reduction ladder's own columns, which are not drawn). One chart holds one file's rows of one
+# sample, so one run on one input: docs/charts/SAMPLE.svg when only one file has that sample, else
+# SAMPLE-SUFFIX.svg for FILE-SUFFIX.csv (chunk_by_four_ways-cpu.svg, chunk_by_four_ways-h100.svg).
+# Each chart has one group of bars per variant, one bar per device, on a linear axis from zero: GB/s of
+# input read, GB = 10^9 bytes. A device keeps one colour in every chart (the devices of all the files,
+# sorted by name, take the palette in turn). A `device_copy` row (the reduction ladder's
+# device-to-device copy, bytes read + written) is not a bar: it is that device's copy rate, drawn as a
+# labelled dashed line on every chart that has the device, or named in the title when every bar is
+# under a tenth of it. Only measured rows are drawn: the CSVs hold no modelled values. Needs gnuplot
+# (Debian: gnuplot-nox, or scripts/bootstrap.sh --charts). Not part of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,30 +33,40 @@ mkdir -p docs/charts
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Every data row of every file (headers dropped). Files with more rows come first, so that the variants
-# keep the order of the run that has them all (a GPU run has rungs a CPU run lacks).
-mapfile -t ordered < <(wc -l "${csvs[@]}" | awk '$2 != "total" { print $1 "\t" $2 }' | sort -s -k1,1nr | cut -f2)
-awk -F, '$1 == "sample" { next } NF >= 7 { print }' "${ordered[@]}" > "$work/rows.csv"
+# Every data row of every file (headers dropped), the file's suffix put in front: SUFFIX,sample,device,...
+: > "$work/rows.csv"
+for f in "${csvs[@]}"; do
+  stem=$(basename "$f" .csv)
+  awk -F, -v suffix="${stem##*-}" '$1 == "sample" { next } NF >= 7 { print suffix "," $0 }' "$f" >> "$work/rows.csv"
+done
 
-# One colour per device, the same in every chart.
+# One colour per device, the same in every chart; each device's copy rate, where a file measured it.
 palette=("#1f77b4" "#d62728" "#2ca02c" "#ff7f0e" "#9467bd" "#8c564b" "#e377c2" "#17becf")
-declare -A colour
+declare -A colour copy
 i=0
 while IFS= read -r device; do
   colour[$device]=${palette[$((i % ${#palette[@]}))]}
   i=$((i + 1))
-done < <(cut -d, -f2 "$work/rows.csv" | sort -u)
+done < <(cut -d, -f3 "$work/rows.csv" | sort -u)
+while IFS=$'\t' read -r device rate; do
+  copy[$device]=$rate
+done < <(awk -F, '$4 == "device_copy" { printf "%s\t%.0f\n", $3, $8 }' "$work/rows.csv")
 
-for sample in $(cut -d, -f1 "$work/rows.csv" | awk '!seen[$0]++'); do
+while IFS=$'\t' read -r sample suffix; do
+  name=$sample
+  if [ "$(awk -F, -v s="$sample" '$2 == s { print $1 }' "$work/rows.csv" | sort -u | wc -l)" -gt 1 ]; then
+    name=$sample-$suffix
+  fi
   # Pivot to one line per variant and one column per device (tab-separated; "?" where not measured).
-  # The copy rows go to $sample.copy instead: one line per device, its copy rate.
-  : > "$work/$sample.copy"
-  awk -F, -v sample="$sample" -v copies="$work/$sample.copy" '
-    $1 != sample { next }
-    $3 == "device_copy" { printf "%s\t%s\n", $2, $7 > copies; next }
-    !($3 in vi) { vi[$3] = ++nv; variants[nv] = $3 }
-    !($2 in di) { di[$2] = ++nd; devices[nd] = $2 }
-    { value[$3, $2] = $7 }
+  # $name.input gets the largest bar, the items and the bytes read ("mixed" where rows differ: programs
+  # timed on files of the same lines written differently).
+  awk -F, -v sample="$sample" -v suffix="$suffix" -v about="$work/$name.input" '
+    $1 != suffix || $2 != sample || $4 == "device_copy" { next }
+    !($4 in vi) { vi[$4] = ++nv; variants[nv] = $4 }
+    !($3 in di) { di[$3] = ++nd; devices[nd] = $3 }
+    { value[$4, $3] = $8; if ($8 + 0 > top) top = $8 + 0; items = $5 }
+    bytes == "" { bytes = $6 }
+    bytes != $6 { bytes = "mixed" }
     END {
       printf "variant"; for (d = 1; d <= nd; d++) printf "\t%s", devices[d]; printf "\n"
       for (v = 1; v <= nv; v++) {
@@ -62,23 +74,33 @@ for sample in $(cut -d, -f1 "$work/rows.csv" | awk '!seen[$0]++'); do
         for (d = 1; d <= nd; d++) printf "\t%s", ((variants[v], devices[d]) in value) ? value[variants[v], devices[d]] : "?"
         printf "\n"
       }
-    }' "$work/rows.csv" > "$work/$sample.tsv"
-  columns=$(head -1 "$work/$sample.tsv" | awk -F'\t' '{ print NF }')
-  variants=$(($(wc -l < "$work/$sample.tsv") - 1))
+      printf "%s %s %s\n", top, items, bytes > about
+    }' "$work/rows.csv" > "$work/$name.tsv"
+  read -r top items bytes < "$work/$name.input"
+  columns=$(head -1 "$work/$name.tsv" | awk -F'\t' '{ print NF }')
+  variants=$(($(wc -l < "$work/$name.tsv") - 1))
   bar_colours=""
+  copy_lines=""
+  off_scale=""
   while IFS= read -r device; do
     bar_colours+="${colour[$device]} "
-  done < <(head -1 "$work/$sample.tsv" | tr '\t' '\n' | tail -n +2)
-  copy_lines=""
-  while IFS=$'\t' read -r device rate; do
-    copy_lines+=", $rate with lines dashtype 2 linewidth 2 linecolor rgb \"${colour[$device]}\" title \"$device: copy (bytes read + written)\""
-  done < "$work/$sample.copy"
+    rate=${copy[$device]:-}
+    [ -n "$rate" ] || continue
+    if awk -v t="$top" -v r="$rate" 'BEGIN { exit !(t >= r / 10) }'; then
+      copy_lines+=", $rate with lines dashtype 2 linewidth 2 linecolor rgb \"${colour[$device]}\" title \"$device: device-to-device copy, $rate GB/s (bytes read + written)\""
+    else
+      off_scale+="\\n$device: a device-to-device copy runs at $rate GB/s (bytes read + written), off this scale"
+    fi
+  done < <(head -1 "$work/$name.tsv" | tr '\t' '\n' | tail -n +2)
+  input=$(awk -v i="$items" -v b="$bytes" 'BEGIN {
+    if (b == "mixed") printf "%d items; each bar divides by its own input'"'"'s bytes (the table beside the chart)", i
+    else printf "%d items, %.1f MB read (MB = 10^6 bytes)", i, b / 1e6 }')
   gnuplot <<EOF
-set terminal svg size 900,480 dynamic enhanced font "sans,12" background rgb "white"
-set output "docs/charts/$sample.svg"
+set terminal svg size 900,520 dynamic enhanced font "sans,12" background rgb "white"
+set output "docs/charts/$name.svg"
 set datafile separator "\t"
 set datafile missing "?"
-set title "$sample: GB/s of input read, GB = 10^9 bytes (higher is better)" noenhanced
+set title "$sample ($suffix): GB/s of input read, GB = 10^9 bytes (higher is better)\\n$input$off_scale" noenhanced
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
@@ -92,7 +114,7 @@ set key outside top center horizontal noenhanced
 set xtics rotate by -25 noenhanced
 set bmargin 7
 colours = "$bar_colours"
-plot for [c=2:$columns] "$work/$sample.tsv" using c:xtic(1) title columnheader(c) linecolor rgb word(colours, c - 1)$copy_lines
+plot for [c=2:$columns] "$work/$name.tsv" using c:xtic(1) title columnheader(c) linecolor rgb word(colours, c - 1)$copy_lines
 EOF
-  echo "charts: docs/charts/$sample.svg"
-done
+  echo "charts: docs/charts/$name.svg"
+done < <(awk -F, '{ print $2 "\t" $1 }' "$work/rows.csv" | awk '!seen[$0]++')

@@ -20,7 +20,15 @@ output, which CTest checks the sample still prints). Marker lines inside a quote
 renders a CSV file in the samples' --csv format (sample,device,variant,items,bytes,ms,gb_per_s) as a
 table; a file that does not exist yet renders as a line saying so. A file with the reduction ladder's
 extra columns (rung, change, pct_of_copy, step_speedup, ...) renders in Harris's format instead: one
-table per device and run, with the time, GB/s, % of the copy's rate, step and cumulative speedup.
+table per run, with the time, GB/s, % of the copy's rate, step and cumulative speedup. A file with
+`commit` and `date` columns shows them.
+
+  <!-- value: docs/data/reduction_ladder-h100.csv variant=thrust_reduce gb_per_s ,.0f -->2,748<!-- /value -->
+
+quotes one number inline: the column (here gb_per_s) of the one row whose columns equal the given
+values (COLUMN=VALUE, as many as needed; `+` stands for a space in VALUE), formatted with the Python
+format spec at the end (optional: the CSV's text as it is). A value spans no line break; no row or
+more than one row is an error.
 
 usage: scripts/docs_snippets.py [--check] [FILE.md ...]   (default: every docs/*.md)
   --check  change nothing; exit 1 if some block is stale (CTest runs this: docs.snippets_current)
@@ -38,6 +46,7 @@ BLOCK = re.compile(
     r"(?P<open><!-- (?P<kind>snippet|csv-table): (?P<arg>[^ ]+) -->\n)(?P<body>.*?)(?P<close><!-- /(?P=kind) -->)",
     re.S,
 )
+VALUE = re.compile(r"(?P<open><!-- value: (?P<arg>[^>]+?) -->)(?P<body>[^\n]*?)(?P<close><!-- /value -->)")
 START = re.compile(r"^\s*(?://|#)\s*\[docs:(?P<name>[\w.-]+)\]\s*$")
 LANGUAGES = {".cu": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".cuh": "cpp", ".h": "cpp", ".sh": "sh", ".py": "python",
              ".cmake": "cmake", ".txt": "text", ".out": "text", ".csv": "text"}
@@ -93,12 +102,39 @@ def table(arg):
         raise DocsError(f"csv-table '{arg}': no rows")
     if LADDER_COLUMNS <= rows[0].keys():
         return ladder_table(rows)
-    out = ["| device | variant | items | MB read | ms | GB/s |", "| --- | --- | ---: | ---: | ---: | ---: |"]
+    dated = {"commit", "date"} <= rows[0].keys()
+    out = ["| device | variant | items | MB read | ms | GB/s |" + (" commit | date |" if dated else ""),
+           "| --- | --- | ---: | ---: | ---: | ---: |" + (" --- | --- |" if dated else "")]
     for r in rows:
         mb = number(str(int(r["bytes"]) / 1e6), 1)
-        out.append(f"| {r['device']} | `{r['variant']}` | {int(r['items']):,} | {mb} | "
-                   f"{number(r['ms'], 3)} | {number(r['gb_per_s'], 2)} |")
+        line = (f"| {r['device']} | `{r['variant']}` | {int(r['items']):,} | {mb} | "
+                f"{number(r['ms'], 3)} | {number(r['gb_per_s'], 2)} |")
+        if dated:
+            line += f" {'`' + r['commit'] + '`' if r['commit'] else '-'} | {r['date'] or '-'} |"
+        out.append(line)
     return "\n".join(out) + "\n"
+
+
+def value(arg):
+    """One number of a CSV file: `PATH COLUMN=VALUE... COLUMN [FORMAT]`."""
+    words = arg.split()
+    path, conditions = words[0], [w for w in words[1:] if "=" in w]
+    rest = [w for w in words[1:] if "=" not in w]
+    if not 1 <= len(rest) <= 2:
+        raise DocsError(f"value '{arg}': expected PATH COLUMN=VALUE... COLUMN [FORMAT]")
+    column, spec = rest[0], rest[1] if len(rest) == 2 else None
+    source = ROOT / path
+    if not source.is_file():
+        raise DocsError(f"value '{arg}': no file {path}")
+    wanted = [(k, v.replace("+", " ")) for k, _, v in (c.partition("=") for c in conditions)]
+    with source.open(newline="", encoding="utf-8") as f:
+        found = [r for r in csv.DictReader(f) if all(r.get(k) == v for k, v in wanted)]
+    if len(found) != 1:
+        raise DocsError(f"value '{arg}': {len(found)} rows match in {path}, expected 1")
+    if column not in found[0]:
+        raise DocsError(f"value '{arg}': no column {column} in {path}")
+    text = found[0][column]
+    return format(float(text), spec) if spec else text
 
 
 LADDER_COLUMNS = {"rung", "change", "input_bytes", "pct_of_copy", "step_speedup", "step_vs", "cumulative_speedup",
@@ -106,12 +142,15 @@ LADDER_COLUMNS = {"rung", "change", "input_bytes", "pct_of_copy", "step_speedup"
 
 
 def ladder_table(rows):
-    """The reduction ladder's CSV in Harris's format: one table per device, commit and date."""
+    """The reduction ladder's CSV in Harris's format: one table per run (commit, date and input), named
+    after the device most of its rows ran on; a row that ran elsewhere (the host loop) says where."""
     out = []
     runs = {}
     for r in rows:
-        runs.setdefault((r["device"], r["commit"], r["date"], r["input_bytes"]), []).append(r)
-    for (device, commit, date, input_bytes), run in runs.items():
+        runs.setdefault((r["commit"], r["date"], r["input_bytes"]), []).append(r)
+    for (commit, date, input_bytes), run in runs.items():
+        devices = [r["device"] for r in run]
+        device = max(devices, key=devices.count)
         if out:
             out.append("")
         out.append(f"{device}, {int(input_bytes) / 1e6:,.1f} MB of input, commit `{commit}`, {date}:")
@@ -122,7 +161,8 @@ def ladder_table(rows):
             pct = f"{float(r['pct_of_copy']):.1f}%" if r["pct_of_copy"] else "-"
             step = f"{float(r['step_speedup']):.2f}x vs {r['step_vs']}" if r["step_speedup"] else "-"
             cumulative = f"{float(r['cumulative_speedup']):.2f}x" if r["cumulative_speedup"] else "-"
-            out.append(f"| {r['rung']} | {r['change']} (`{r['variant']}`) | {number(r['ms'], 3)} | "
+            where = "" if r["device"] == device else f", on the {r['device']}"
+            out.append(f"| {r['rung']} | {r['change']} (`{r['variant']}`{where}) | {number(r['ms'], 3)} | "
                        f"{number(r['gb_per_s'], 1)} | {pct} | {step} | {cumulative} |")
         vs = {r["cumulative_vs"] for r in run if r["cumulative_vs"]}
         if vs:
@@ -137,7 +177,8 @@ def render(text):
         body = quote(m["arg"]) if m["kind"] == "snippet" else table(m["arg"])
         return m["open"] + body + m["close"]
 
-    return BLOCK.sub(replace, text)
+    text = BLOCK.sub(replace, text)
+    return VALUE.sub(lambda m: m["open"] + value(m["arg"]) + m["close"], text)
 
 
 def main(argv):
