@@ -2,6 +2,8 @@
 // Partial answers and outcomes as bytes (partial_wire.hpp).
 #include "partial_wire.hpp"
 
+#include <malloc.h>
+
 namespace rowscan::app {
 namespace {
 
@@ -122,6 +124,11 @@ void decode(wire_reader& in, input_outcome& o) {
   }
   o.stop.reset();
   if (in.number() != 0) o.stop = in.text();
+}
+
+void keep_freed_buffers_mapped() {
+  mallopt(M_MMAP_THRESHOLD, 8 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
 }  // namespace rowscan::app

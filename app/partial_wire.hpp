@@ -18,4 +18,10 @@ void decode(wire_reader& in, lineitem::summary& s);
 void encode(wire_writer& out, input_outcome const& o);
 void decode(wire_reader& in, input_outcome& o);
 
+/// Makes glibc keep freed buffers of a few megabytes mapped (mmap threshold 8 MB, trim threshold 64 MB)
+/// instead of returning each to the system: every step of the ranks' merge tree then reuses the pages
+/// of the step before rather than faulting a fresh megabyte in (rowscan_merge_partials, 10,000-station
+/// partials on 2 loaded cores: 1.5 ms a step instead of 10.2). Called once by an MPI rank at start.
+void keep_freed_buffers_mapped();
+
 }  // namespace rowscan::app

@@ -3,6 +3,8 @@
 // CLI never needs an MPI runtime to be running.
 #include "ranks.hpp"
 
+#include "partial_wire.hpp"
+
 #include "rowscan/job/devices.hpp"
 
 #include <mpi.h>
@@ -83,6 +85,7 @@ void start(int& argc, char**& argv) {
   int threads = 0;  // the job driver's threads never call MPI: only the main thread does
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &threads);
   int const my_rank = rank();
+  keep_freed_buffers_mapped();  // the merge tree's steps reuse their buffers (partial_wire.hpp)
   // One GPU per rank: the node-local rank picks it among the node's GPUs (job::use_gpu).
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, my_rank, MPI_INFO_NULL, &node);
