@@ -221,7 +221,9 @@ void write_csv(std::ostream& out, std::vector<row> const& rows, std::string cons
          "cumulative_speedup,cumulative_vs,commit,date\n";
   for (auto const& r : rows) {
     std::ostringstream common;
-    samples::print_csv_row("reduction_ladder", without_commas(device), r.m, common);
+    // The reference rung is a loop on one core of the host, whatever the device system is.
+    std::string const where = r.r->what == rung::kind::reference ? samples::host_cpu_name() + " 1 thread" : device;
+    samples::print_csv_row("reduction_ladder", without_commas(where), r.m, common);
     std::string line = common.str();
     line.pop_back();  // its newline
     bool const device_rung = r.r->what == rung::kind::device;
