@@ -114,6 +114,8 @@ TEST_F(CliOptions, InputAndRuntimeErrorsExitWithOne) {
 // exit 1 with one `rowscan: error:` line (a refused thread, an allocation), never a crash or another
 // library's message. OMP_NUM_THREADS=1: OpenMP then starts no threads of its own, whose refusal libgomp
 // reports itself (context.cu starts the default team early to turn that into an error line too).
+// Limits below what the binary needs to start at all (`--version` fails; the CUDA build's is larger)
+// are skipped: no code of rowscan runs there.
 TEST_F(CliOptions, ResourceFailuresAreErrorLines) {
   write_file(path("m.txt"), "Hamburg;12.0\nBulawayo;8.9\nHamburg;-3.4\n");
   write_file(path("l.tbl"), "1|2|3|4|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|TRUCK|x|\n");
@@ -124,7 +126,10 @@ TEST_F(CliOptions, ResourceFailuresAreErrorLines) {
   std::vector<command> const commands = {
       {"stations '" + path("m.txt") + "'", "{Bulawayo=8.9/8.9/8.9, Hamburg=-3.4/4.3/12.0}\n"},
       {"lineitem --suppkey-below 5 '" + path("l.tbl") + "'", "30.00\n"}};
+  int tried = 0;
   for (int kib = 20000; kib <= 400000; kib += 20000) {
+    if (run_limited("--version", kib).exit_code != 0) continue;
+    ++tried;
     for (auto const& c : commands) {
       std::string const args = c.args + " --devices cpu";
       auto const r = run_limited(args, kib);
@@ -139,6 +144,7 @@ TEST_F(CliOptions, ResourceFailuresAreErrorLines) {
       }
     }
   }
+  EXPECT_GE(tried, 10);  // rowscan starts under most of the limits, so the sweep checks its outcomes
 }
 
 }  // namespace
