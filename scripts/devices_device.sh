@@ -28,14 +28,7 @@ log="$out/devices.txt"
 echo "commit,device,cores,bytes,lines,devices,median_seconds" > "$csv"
 : > "$log"
 
-wall_seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$@" > /dev/null 2>&1 || echo "FAILED: $*" >&2
-  end=$(date +%s.%N)
-  echo "$start $end" | awk '{printf "%.4f\n", $2 - $1}'
-}
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+source scripts/wall_time.sh   # wall_seconds, median
 
 echo "Hamburg;12.0" > "$work/one-line.txt"
 "$exe" generate measurements --rows 30000000 --stations 10000 --seed 7 -o "$work/full.txt"

@@ -34,16 +34,7 @@ run_tests() {
   ctest --test-dir build/cuda --output-on-failure -LE large -j4 --timeout 300 2>&1 | tee "$out/ctest.log" | tail -25
 }
 
-# Whole-process wall time of one command, in seconds (printed on stdout).
-wall_seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$@" > /dev/null 2>&1 || echo "FAILED: $*" >&2
-  end=$(date +%s.%N)
-  echo "$start $end" | awk '{printf "%.3f\n", $2 - $1}'
-}
-
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+source scripts/wall_time.sh   # wall_seconds, median
 
 run_stations() {
   local rows=$1
