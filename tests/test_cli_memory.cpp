@@ -97,6 +97,24 @@ class CliMemory : public support::cli_fixture {
   }
 };
 
+// Host memory is bounded by the reader's ring, the workers' blocks and the table, not by the input: a
+// file four times as long (the same lines four times over) peaks within a few MiB of the shorter one.
+TEST_F(CliMemory, PeakDoesNotGrowWithTheFileSize) {
+  auto const g = run("generate measurements --rows 1000000 --stations 1000 --seed 9 -o '" + path("once.txt") + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  std::string const command = "cat '" + path("once.txt") + "' '" + path("once.txt") + "' '" + path("once.txt") +
+                              "' '" + path("once.txt") + "' > '" + path("four.txt") + "'";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  std::uint64_t constexpr chunk = std::uint64_t{1} << 20;
+  measured_run const once = run_stations(path("once.txt"), chunk, path("out1.txt"));
+  measured_run const four = run_stations(path("four.txt"), chunk, path("out4.txt"));
+  ASSERT_EQ(once.exit_code, 0);
+  ASSERT_EQ(four.exit_code, 0);
+  std::cerr << "[ memory   ] 14 MB: peak RSS " << (once.peak_rss_bytes >> 20) << " MiB; 56 MB: "
+            << (four.peak_rss_bytes >> 20) << " MiB\n";
+  EXPECT_LE(four.peak_rss_bytes, once.peak_rss_bytes + (std::uint64_t{8} << 20));
+}
+
 TEST_F(CliMemory, TwoHundredThousandDistinctNamesStayUnderTheBoundAtSmallChunks) {
   expect_bounded(200000, {16384, 65536, std::uint64_t{1} << 20});
 }
