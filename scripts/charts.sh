@@ -118,3 +118,47 @@ plot for [c=2:$columns] "$work/$name.tsv" using c:xtic(1) title columnheader(c) 
 EOF
   echo "charts: docs/charts/$name.svg"
 done < <(awk -F, '{ print $2 "\t" $1 }' "$work/rows.csv" | awk '!seen[$0]++')
+
+# The string-gather grid (docs/data/benchmarks/string_gather-LABEL.csv, Google Benchmark's CSV): a heat
+# map of the automatic strategy's share of a plain copy of the same bytes, per string count and average
+# length, with each cell's percentage written in it (a cell not measured stays blank).
+for grid in docs/data/benchmarks/string_gather-*.csv; do
+  label=$(basename "$grid" .csv)
+  python3 - "$grid" > "$work/$label.cells" <<'PY'
+import csv, sys
+lines = open(sys.argv[1]).read().splitlines()
+start = next(i for i, line in enumerate(lines) if line.startswith("name,"))
+for row in csv.DictReader(lines[start:]):
+    parts = row["name"].split("/")
+    if parts[0] == "BM_gather" and parts[1] == "automatic" and row["pct_of_copy"]:
+        print(parts[2], parts[3], row["pct_of_copy"])
+PY
+  counts=$(cut -d' ' -f1 "$work/$label.cells" | sort -n -u | tr '\n' ' ')
+  lengths=$(cut -d' ' -f2 "$work/$label.cells" | sort -n -u | tr '\n' ' ')
+  # Cells as (column index, row index, percent): the axes are evenly spaced categories.
+  awk -v counts="$counts" -v lengths="$lengths" '
+    BEGIN { nc = split(counts, c, " "); for (i = 1; i <= nc; i++) ci[c[i]] = i - 1
+            nl = split(lengths, l, " "); for (i = 1; i <= nl; i++) li[l[i]] = i - 1 }
+    { print ci[$1], li[$2], $3 }' "$work/$label.cells" > "$work/$label.xyz"
+  xtics=$(echo "$counts" | awk '{ for (i = 1; i <= NF; i++) printf "%s\"%s\" %d", (i > 1 ? ", " : ""), $i, i - 1 }')
+  ytics=$(echo "$lengths" | awk '{ for (i = 1; i <= NF; i++) printf "%s\"%s\" %d", (i > 1 ? ", " : ""), $i, i - 1 }')
+  gnuplot <<GNUPLOT
+set terminal svg size 900,560 dynamic enhanced font "sans,12" background rgb "white"
+set output "docs/charts/$label.svg"
+set title "gather_strings, automatic strategy: % of a device-to-device copy of the same bytes (higher is better)\n$label: one cell per string count and average length" noenhanced
+set xlabel "strings"
+set ylabel "average length (bytes)"
+set xtics ($xtics)
+set ytics ($ytics)
+set cbrange [0:100]
+set cblabel "% of copy"
+set palette defined (0 "#f7fbff", 50 "#6baed6", 100 "#08306b")
+unset key
+set xrange [-0.5:$(echo "$counts" | wc -w) - 0.5]
+set yrange [-0.5:$(echo "$lengths" | wc -w) - 0.5]
+set style fill solid 1.0 noborder
+plot "$work/$label.xyz" using 1:2:(0.5):(0.5):3 with boxxyerror fillcolor palette, \
+     "" using 1:2:(sprintf("%.0f", \$3)) with labels font ",11"
+GNUPLOT
+  echo "charts: docs/charts/$label.svg"
+done
