@@ -3,12 +3,12 @@
 // choice is made; the host system's copy (and the cpu build) runs whatever reaches it.
 #include "devices.hpp"
 
+#include "inputs.hpp"
 #include "option_values.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/job/devices.hpp"
 
 #include <cstdint>
-#include <dirent.h>
 #include <iostream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,32 +25,18 @@ job::device_choice device_choice_option(cxxopts::ParseResult const& args) {
 }
 
 #if ROWSCAN_APP_ON_GPU
-/// The bytes of one operand when they are known up front: a regular file, one on standard input, a
-/// directory's regular files. A pipe is unbounded; what cannot be read counts as empty, so that the
-/// host system's copy is the one to report it.
-std::uint64_t known_operand_bytes(std::string const& operand) {
-  struct stat status {};
-  int const result = operand == "-" ? ::fstat(STDIN_FILENO, &status) : ::stat(operand.c_str(), &status);
-  if (result != 0) return 0;
-  if (S_ISREG(status.st_mode)) return static_cast<std::uint64_t>(status.st_size);
-  if (!S_ISDIR(status.st_mode)) return UINT64_MAX;
-  std::uint64_t bytes = 0;
-  if (DIR* directory = ::opendir(operand.c_str())) {
-    while (dirent const* entry = ::readdir(directory)) {
-      struct stat file {};
-      if (::stat((operand + '/' + entry->d_name).c_str(), &file) == 0 && S_ISREG(file.st_mode)) {
-        bytes += static_cast<std::uint64_t>(file.st_size);
-      }
-    }
-    ::closedir(directory);
-  }
-  return bytes;
-}
-
+/// The input's bytes as far as they are known up front: its files' sizes (inputs.hpp resolves
+/// directories and reports a missing or unreadable file, as the job would), standard input's when it is
+/// a regular file; a pipe is unbounded.
 std::uint64_t known_input_bytes(std::vector<std::string> const& operands) {
   std::uint64_t total = 0;
-  for (auto const& operand : operands) {
-    std::uint64_t const bytes = known_operand_bytes(operand);
+  for (input_source const& source : resolve_inputs(operands)) {
+    std::uint64_t bytes = source.size;
+    if (source.path == "-") {
+      struct stat status {};
+      bytes = ::fstat(STDIN_FILENO, &status) == 0 && S_ISREG(status.st_mode) ? static_cast<std::uint64_t>(status.st_size)
+                                                                             : UINT64_MAX;
+    }
     total = bytes > UINT64_MAX - total ? UINT64_MAX : total + bytes;
   }
   return total;
@@ -77,8 +63,9 @@ bool hand_to_host_system(cxxopts::ParseResult const& args, std::vector<std::stri
     }
     return true;
   }
+  // --explain reads at most 4096 bytes: always a small input.
   if (choice.kind == job::device_choice::automatic && host_system_built &&
-      known_input_bytes(files) <= job::small_input_bytes(job::host_worker_count())) {
+      (args.count("explain") > 0 || known_input_bytes(files) <= job::small_input_bytes(job::host_worker_count()))) {
     return true;
   }
   if (auto const problem = job::gpu_unavailable(choice.gpu_index)) {
