@@ -32,9 +32,10 @@ std::string headline(stations::summary const& s) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "%llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes (%zu fast, %zu general), "
-                "%.1f MiB of device memory, %.1f MiB pool peak",
+                "%.1f MiB of %s memory, %.1f MiB pool peak",
                 static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines), s.stations.size(),
                 s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20),
+                ROWSCAN_APP_ON_GPU ? "device" : "host",  // what the run held at its end beyond its start
                 static_cast<double>(s.pool_peak_bytes) / (1 << 20));
   return text;
 }
