@@ -9,29 +9,24 @@
 // many stations take long), so CTest labels it `large`: `ctest --test-dir build/cpu -L large -R Memory`.
 #include "rowscan/stations/memory_bound.hpp"
 #include "support/cli_fixture.hpp"
+#include "support/peak_rss.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <fcntl.h>
 #include <initializer_list>
 #include <iostream>
 #include <cstdlib>
 #include <string>
 #include <thread>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
 
 using rowscan::stations::peak_memory_bound;
 
-struct measured_run {
-  int exit_code;
-  std::uint64_t peak_rss_bytes;
-};
+using support::measured_run;
 
 class CliMemory : public support::cli_fixture {
  protected:
@@ -51,21 +46,8 @@ class CliMemory : public support::cli_fixture {
     return name_bytes;
   }
 
-  /// rowscan stations FILE --chunk-size C > out, as a child process; its peak RSS from wait4.
   measured_run run_stations(std::string const& file, std::uint64_t chunk, std::string const& out) const {
-    pid_t const pid = fork();
-    if (pid == 0) {
-      int const fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (fd < 0 || dup2(fd, 1) < 0) _exit(126);
-      std::string const size = std::to_string(chunk);
-      execl(ROWSCAN_EXE, ROWSCAN_EXE, "stations", file.c_str(), "--chunk-size", size.c_str(), "--no-progress",
-            static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    int status = 0;
-    rusage usage{};
-    EXPECT_EQ(wait4(pid, &status, 0, &usage), pid);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, static_cast<std::uint64_t>(usage.ru_maxrss) * 1024};
+    return support::run_stations_measured(ROWSCAN_EXE, file, chunk, out);
   }
 
   /// The CLI's host workers: OMP_NUM_THREADS (CTest's cpu preset sets it), else one per core.
@@ -96,24 +78,6 @@ class CliMemory : public support::cli_fixture {
     }
   }
 };
-
-// Host memory is bounded by the reader's ring, the workers' blocks and the table, not by the input: a
-// file four times as long (the same lines four times over) peaks within a few MiB of the shorter one.
-TEST_F(CliMemory, PeakDoesNotGrowWithTheFileSize) {
-  auto const g = run("generate measurements --rows 1000000 --stations 1000 --seed 9 -o '" + path("once.txt") + "'");
-  ASSERT_EQ(g.exit_code, 0) << g.err;
-  std::string const command = "cat '" + path("once.txt") + "' '" + path("once.txt") + "' '" + path("once.txt") +
-                              "' '" + path("once.txt") + "' > '" + path("four.txt") + "'";
-  ASSERT_EQ(std::system(command.c_str()), 0);
-  std::uint64_t constexpr chunk = std::uint64_t{1} << 20;
-  measured_run const once = run_stations(path("once.txt"), chunk, path("out1.txt"));
-  measured_run const four = run_stations(path("four.txt"), chunk, path("out4.txt"));
-  ASSERT_EQ(once.exit_code, 0);
-  ASSERT_EQ(four.exit_code, 0);
-  std::cerr << "[ memory   ] 14 MB: peak RSS " << (once.peak_rss_bytes >> 20) << " MiB; 56 MB: "
-            << (four.peak_rss_bytes >> 20) << " MiB\n";
-  EXPECT_LE(four.peak_rss_bytes, once.peak_rss_bytes + (std::uint64_t{8} << 20));
-}
 
 TEST_F(CliMemory, TwoHundredThousandDistinctNamesStayUnderTheBoundAtSmallChunks) {
   expect_bounded(200000, {16384, 65536, std::uint64_t{1} << 20});

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// Peak host memory does not grow with the input: the reader's ring, the workers' blocks and the station
+// table bound it (docs/performance.md, the memory section), whatever the file's length. A few seconds,
+// so it runs with the CLI tests; tests/test_cli_memory.cpp (label large) checks the bound itself.
+#include "support/cli_fixture.hpp"
+#include "support/peak_rss.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+using CliPeakMemory = support::cli_fixture;
+
+// Host memory is bounded by the reader's ring, the workers' blocks and the table, not by the input: a
+// file four times as long (the same lines four times over) peaks within a few MiB of the shorter one.
+TEST_F(CliPeakMemory, DoesNotGrowWithTheFileSize) {
+  auto const g = run("generate measurements --rows 1000000 --stations 1000 --seed 9 -o '" + path("once.txt") + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  std::string const command = "cat '" + path("once.txt") + "' '" + path("once.txt") + "' '" + path("once.txt") +
+                              "' '" + path("once.txt") + "' > '" + path("four.txt") + "'";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  std::uint64_t constexpr chunk = std::uint64_t{1} << 20;
+  support::measured_run const once = support::run_stations_measured(ROWSCAN_EXE, path("once.txt"), chunk, path("out1.txt"));
+  support::measured_run const four = support::run_stations_measured(ROWSCAN_EXE, path("four.txt"), chunk, path("out4.txt"));
+  ASSERT_EQ(once.exit_code, 0);
+  ASSERT_EQ(four.exit_code, 0);
+  EXPECT_EQ(support::read_file(path("out1.txt")), support::read_file(path("out4.txt")));
+  EXPECT_LE(four.peak_rss_bytes, once.peak_rss_bytes + (std::uint64_t{8} << 20))
+      << "peak RSS " << (once.peak_rss_bytes >> 20) << " MiB for 14 MB, " << (four.peak_rss_bytes >> 20)
+      << " MiB for 56 MB";
+}
+
+}  // namespace
