@@ -21,9 +21,10 @@ void print_stats(char const* command, std::string const& headline, job::run_repo
   // Each worker's share: blocks are handed out in input order to whichever worker is idle.
   for (std::size_t i = 0; i < report.shares.size(); ++i) {
     auto const& w = report.shares[i];
-    std::fprintf(stderr, "  worker %-3zu %6zu blocks %10.1f MB %9.3f s busy %9.1f MB/s\n", i, w.blocks,
-                 static_cast<double>(w.bytes) / 1e6, w.busy_seconds,
-                 w.busy_seconds > 0 ? static_cast<double>(w.bytes) / w.busy_seconds / 1e6 : 0.0);
+    std::fprintf(stderr, "  worker %-3zu %6zu blocks %10.1f MB %9.3f s busy %9.1f MB/s, first block at %.1f ms\n", i,
+                 w.blocks, static_cast<double>(w.bytes) / 1e6, w.busy_seconds,
+                 w.busy_seconds > 0 ? static_cast<double>(w.bytes) / w.busy_seconds / 1e6 : 0.0,
+                 w.first_block_at * 1e3);
   }
 }
 

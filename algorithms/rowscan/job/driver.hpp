@@ -72,6 +72,7 @@ struct worker_share {
   std::size_t blocks = 0;
   std::uint64_t bytes = 0;
   double busy_seconds = 0;  ///< on a GPU: from the first block handed over to the last one folded
+  double first_block_at = 0;  ///< seconds from the driver's start (reader setup) to this worker's first block
 };
 
 /// What every run reports besides its answer.

@@ -26,6 +26,7 @@ inline void add_report(run_report& into, run_report const& later) {
   // Worker i of every piece is the same processor (the same worker set folds each file in turn).
   if (into.shares.size() < later.shares.size()) into.shares.resize(later.shares.size());
   for (std::size_t i = 0; i < later.shares.size(); ++i) {
+    if (into.shares[i].blocks == 0) into.shares[i].first_block_at = later.shares[i].first_block_at;
     into.shares[i].blocks += later.shares[i].blocks;
     into.shares[i].bytes += later.shares[i].bytes;
     into.shares[i].busy_seconds += later.shares[i].busy_seconds;

@@ -82,8 +82,8 @@ void add_overlong_line(tally& here, block_worker const& worker, std::string cons
 class host_workers {
  public:
   host_workers(std::vector<worker_slot> const& slots, std::size_t text_padding, std::string const& label,
-               std::size_t chunk_size)
-      : padding_(text_padding), label_(label), chunk_size_(chunk_size) {
+               std::size_t chunk_size, std::chrono::steady_clock::time_point run_start)
+      : padding_(text_padding), label_(label), chunk_size_(chunk_size), run_start_(run_start) {
     for (worker_slot const& slot : slots) workers_.push_back(std::make_unique<state>(slot));
     try {
       for (auto& w : workers_) w->thread = std::thread([this, &w = *w] { run(w); });
@@ -192,6 +192,7 @@ class host_workers {
       }
       {
         std::lock_guard<std::mutex> lock(mutex_);
+        if (w.share.blocks == 0) w.share.first_block_at = std::chrono::duration<double>(start - run_start_).count();
         w.share.blocks += 1;
         w.share.bytes += w.block.size;
         w.share.busy_seconds += seconds_since(start);
@@ -210,6 +211,7 @@ class host_workers {
   std::size_t padding_;
   std::string const& label_;
   std::size_t chunk_size_;
+  std::chrono::steady_clock::time_point run_start_;  // the driver's start: workers' first blocks are timed from it
   std::vector<std::unique_ptr<state>> workers_;
   std::mutex mutex_;
   std::condition_variable work_;  // a worker has a block, or it is time to quit
@@ -318,7 +320,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     if (options.progress) options.progress(block.input_offset + block.size);
   }
 #else
-  host_workers hosts(workers, layout.text_padding, label, report.chunk_size);
+  host_workers hosts(workers, layout.text_padding, label, report.chunk_size, setup_start);
   report.times.add("reader setup", seconds_since(setup_start));
   std::optional<std::pair<std::size_t, std::string>> overlong;  // the block it follows, and its prefix
   io::text_chunk block{};
@@ -347,7 +349,8 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   report.shares = hosts.shares();
 #else
   ctx.synchronize();  // the last block's fold is part of the GPU's share
-  report.shares = {worker_share{report.chunks, input.bytes, seconds_since(folding_start)}};
+  report.shares = {worker_share{report.chunks, input.bytes, seconds_since(folding_start),
+                                std::chrono::duration<double>(folding_start - setup_start).count()}};
 #endif
   report.lines = input.lines;
   report.skipped = located_skips(input, label);
