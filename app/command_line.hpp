@@ -141,7 +141,7 @@ inline void add_job_options(cxxopts::Options& options, std::size_t min_chunk) {
        "BYTES")
       ("threads", "threads reading a regular file, 1 to 64 (default: one per core, up to 16)",
        cxxopts::value<std::string>(), "N")
-      ("stats", "print the time of each stage to stderr")
+      ("stats", "print to stderr where the job ran, the time of each stage, and each worker's share")
       ("skip-invalid", "skip bad lines instead of stopping at the first; the answer covers the valid lines, and "
                        "stderr gets one line with the count and the first 5")
       ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)");
