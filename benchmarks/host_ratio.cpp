@@ -13,6 +13,8 @@
 #include "rowscan/stations/format.hpp"
 #include "rowscan/stations/summarize.hpp"
 
+#include "host_timing.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -107,19 +109,6 @@ std::string formatted(std::vector<station_summary> const& stations) {
   return out.str();
 }
 
-template <class F>
-double median_seconds(unsigned repeat, F&& f) {
-  f();  // warm-up
-  std::vector<double> times;
-  for (unsigned r = 0; r < repeat; ++r) {
-    auto const start = std::chrono::steady_clock::now();
-    f();
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -139,10 +128,12 @@ int main(int argc, char** argv) {
   auto const* text = static_cast<char const*>(::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0));
 
   std::string plain_answer, rowscan_answer;
-  double const plain = median_seconds(repeat, [&] { plain_answer = formatted(plain_program(text, size, threads)); });
+  int const runs = static_cast<int>(repeat);
+  double const plain = rowscan::bench::median_host_seconds(
+      runs, [&] { plain_answer = formatted(plain_program(text, size, threads)); });
   rowscan::stations::summarize_options options;
   options.workers = threads;
-  double const host = median_seconds(repeat, [&] {
+  double const host = rowscan::bench::median_host_seconds(runs, [&] {
     ::lseek(fd, 0, SEEK_SET);
     rowscan_answer = formatted(rowscan::stations::summarize(fd, argv[1], options).stations);
   });

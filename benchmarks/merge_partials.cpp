@@ -11,6 +11,7 @@
 // merge as the ranks see it).
 #include "rowscan/stations/merge_summaries.hpp"
 
+#include "host_timing.hpp"
 #include "partial_wire.hpp"
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -44,17 +46,10 @@ stations::summary partial(std::vector<std::string> const& names, std::mt19937& r
   return s;
 }
 
+/// The median milliseconds of f (host_timing.hpp).
 template <class F>
 double median_ms(int repeat, F&& f) {
-  f();  // warm-up
-  std::vector<double> times;
-  for (int i = 0; i < repeat; ++i) {
-    auto const start = std::chrono::steady_clock::now();
-    f();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::nth_element(times.begin(), times.begin() + repeat / 2, times.end());
-  return times[repeat / 2];
+  return 1e3 * bench::median_host_seconds(repeat, std::forward<F>(f));
 }
 
 }  // namespace
