@@ -6,6 +6,7 @@
 #include "reference/stations_reference.hpp"
 
 #include "support/cli_fixture.hpp"
+#include "support/host_workers_env.hpp"
 #include "support/light_mode.hpp"
 
 #include <gtest/gtest.h>
@@ -592,29 +593,6 @@ class failing_allocations {
   failing_allocations& operator=(failing_allocations const&) = delete;
 };
 
-/// Sets OMP_NUM_THREADS=1 (one host worker) for the rowscan processes started in its lifetime, then
-/// restores what it was.
-class one_host_worker {
- public:
-  one_host_worker() : had_(std::getenv("OMP_NUM_THREADS") != nullptr) {
-    if (had_) saved_ = std::getenv("OMP_NUM_THREADS");
-    setenv("OMP_NUM_THREADS", "1", 1);
-  }
-  ~one_host_worker() {
-    if (had_) {
-      setenv("OMP_NUM_THREADS", saved_.c_str(), 1);
-    } else {
-      unsetenv("OMP_NUM_THREADS");
-    }
-  }
-  one_host_worker(one_host_worker const&) = delete;
-  one_host_worker& operator=(one_host_worker const&) = delete;
-
- private:
-  bool had_;
-  std::string saved_;
-};
-
 TEST_F(CliInputs, OutOfDeviceMemoryRetriesTheChunkInHalves) {
   // 64 KiB chunks of about 2,600 lines: a chunk's keys and records need about 21 KB, half of them 10 KB.
   std::string const rows = light<std::string>("20000", "5000");  // light: 5,000 rows, three chunks
@@ -647,7 +625,7 @@ TEST_F(CliInputs, OutOfMemoryForTheStationTableSaysNoChunkSizeHelps) {
   // at about 12,500 stations, so the merge is what runs out, and the advice says so. One host worker
   // (OMP_NUM_THREADS=1, the CUDA build's small-input path included): with many, each worker's table
   // holds only its blocks' stations and stays small.
-  one_host_worker const one;
+  support::host_workers_env const one_host_worker{1};
   auto const g = run("generate measurements --rows 60000 --stations 30000 --seed 5 -o '" + input() + "'");
   ASSERT_EQ(g.exit_code, 0) << g.err;
   failing_allocations const limit(100000);
