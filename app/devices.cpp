@@ -3,11 +3,14 @@
 // choice is made; the host system's copy (and the cpu build) runs whatever reaches it.
 #include "devices.hpp"
 
+#include "command_line.hpp"
 #include "inputs.hpp"
 #include "option_values.hpp"
+#include "ranks.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/job/devices.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <sys/stat.h>
@@ -48,9 +51,30 @@ std::uint64_t known_input_bytes(std::vector<std::string> const& operands) {
 void add_devices_option(cxxopts::Options& options) {
   options.add_options()(
       "devices",
-      "the processor that runs the job: auto (the default: the host's cores for inputs that they finish "
-      "before a GPU could start, or when no GPU is usable; the GPU otherwise), cpu, gpu (the first GPU) or gpu:N",
+      "the processors that run the job: auto (the default: the host's cores for inputs that they finish "
+      "before a GPU could start, or when no GPU is usable; otherwise the host's cores from the start and the "
+      "GPU from when it is ready), cpu, gpu (the first GPU alone) or gpu:N",
       cxxopts::value<std::string>(), "WHERE");
+  options.add_options(testing_group)(
+      "hand-over-after", "host workers fold the first K pieces of the input, then the GPU (the cpu build: its "
+                         "ordinary run) takes the rest: forces a split of the work",
+      cxxopts::value<std::string>(), "K");
+}
+
+std::optional<hand_over> hand_over_choice(cxxopts::ParseResult const& args, std::string const& command,
+                                          std::size_t chunk_size) {
+  hand_over how;
+  how.command = command;
+  how.workers = job::host_worker_count();
+  how.claim_bytes = chunk_size == 0 ? job::early_claim_bytes : std::min<std::uint64_t>(chunk_size, job::early_claim_bytes);
+  if (ROWSCAN_APP_ON_GPU) how.get_ready = [] { job::start_gpu(); };
+  if (auto const text = option_text(args, "hand-over-after")) {
+    how.after_claims = static_cast<std::size_t>(parse_whole_number("hand-over-after", *text, 0, UINT64_MAX));
+    return how;
+  }
+  bool const automatic = device_choice_option(args).kind == job::device_choice::automatic;
+  if (ROWSCAN_APP_ON_GPU && ROWSCAN_HOST_SYSTEM_BUILT && automatic && ranks::count() == 1) return how;
+  return std::nullopt;
 }
 
 bool hand_to_host_system(cxxopts::ParseResult const& args, std::vector<std::string> const& files, bool stats) {

@@ -90,4 +90,16 @@ inline input_outcome then(input_outcome a, input_outcome const& b) {
   return a;
 }
 
+/// What one piece's fold reported, its positions relative to the piece (its first byte and line).
+struct piece_record {
+  std::size_t source = 0;
+  std::uint64_t begin = 0;  ///< where the piece starts in its file, after moving to a line start
+  std::uint64_t bytes = 0;
+  std::uint64_t lines = 0;
+  std::uint64_t skipped = 0;
+  std::vector<placed_line> first_skipped;
+  std::optional<placed_line> bad_stop;  ///< a bad line that ends the run
+  std::optional<std::string> failure;   ///< any other error that ends it, worded in full
+};
+
 }  // namespace rowscan::app

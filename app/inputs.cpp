@@ -101,6 +101,55 @@ std::vector<input_piece> share_of(std::vector<input_source> const& sources, int 
   return share;
 }
 
+std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes) {
+  std::vector<input_piece> claims;
+  for (input_piece const& piece : share) {
+    if (piece.end - piece.begin <= bytes) {
+      claims.push_back(piece);
+      continue;
+    }
+    for (std::uint64_t at = piece.begin; at < piece.end; at += std::min(bytes, piece.end - at)) {
+      claims.push_back({piece.source, at, std::min(piece.end, at + bytes), false});
+    }
+  }
+  return claims;
+}
+
+std::vector<input_piece> joined(std::vector<input_piece> const& pieces) {
+  std::vector<input_piece> out;
+  for (input_piece const& piece : pieces) {
+    bool const continues = !out.empty() && !out.back().whole && !piece.whole && out.back().source == piece.source &&
+                           out.back().end == piece.begin;
+    if (continues) {
+      out.back().end = piece.end;
+    } else {
+      out.push_back(piece);
+    }
+  }
+  return out;
+}
+
+std::string encode_pieces(std::vector<input_piece> const& pieces) {
+  wire_writer out;
+  out.number(pieces.size());
+  for (input_piece const& p : pieces) {
+    for (std::uint64_t n : {std::uint64_t{p.source}, p.begin, p.end, std::uint64_t{p.whole}}) out.number(n);
+  }
+  return out.bytes();
+}
+
+std::vector<input_piece> decode_pieces(std::string const& bytes) {
+  wire_reader in(bytes);
+  std::vector<input_piece> pieces(in.number());
+  for (input_piece& p : pieces) {
+    p.source = in.number();
+    p.begin = in.number();
+    p.end = in.number();
+    p.whole = in.number() != 0;
+  }
+  return pieces;
+}
+
 std::string encode_sources(std::vector<input_source> const& sources) {
   wire_writer out;
   out.number(sources.size());

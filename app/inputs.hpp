@@ -24,6 +24,9 @@ struct input_source {
   bool splittable = false;
 };
 
+/// The name errors give a source ("<stdin>" for "-").
+inline std::string source_label(input_source const& source) { return source.path == "-" ? "<stdin>" : source.path; }
+
 /// The operands resolved in order: a file as itself, a directory as its regular files (symbolic links
 /// to them included) in byte order of their names, not descending into subdirectories; "-" as standard
 /// input. Each file is opened and its first bytes classified (io::classify_input), so a missing,
@@ -45,8 +48,20 @@ struct input_piece {
 /// whole to the span holding its first byte. Shares of neighbouring ranks are neighbours in the input.
 std::vector<input_piece> share_of(std::vector<input_source> const& sources, int rank, int ranks);
 
+/// The pieces of a share cut again, for workers that claim them one at a time in input order: a
+/// piece of a splittable file longer than `bytes` becomes pieces of `bytes` (the last shorter); other
+/// pieces stay as they are.
+std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes);
+
+/// Consecutive pieces with neighbouring byte ranges of one file joined into one (what is left of a
+/// share after some of its claims were taken, folded as few runs as possible).
+std::vector<input_piece> joined(std::vector<input_piece> const& pieces);
+
 /// Sources as bytes and back (rank 0 resolves; the others receive its list).
 std::string encode_sources(std::vector<input_source> const& sources);
 std::vector<input_source> decode_sources(std::string const& bytes);
+/// Pieces as bytes and back (for the host system's copy of the tool, early_workers.hpp).
+std::string encode_pieces(std::vector<input_piece> const& pieces);
+std::vector<input_piece> decode_pieces(std::string const& bytes);
 
 }  // namespace rowscan::app

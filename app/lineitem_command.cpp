@@ -5,7 +5,6 @@
 #include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/lineitem/format.hpp"
-#include "rowscan/lineitem/merge_summaries.hpp"
 #include "rowscan/lineitem/summarize.hpp"
 
 #include "command_line.hpp"
@@ -15,6 +14,7 @@
 #include "ranks.hpp"
 #include "scale_out.hpp"
 #include "stats.hpp"
+#include "workloads.hpp"
 #include "output.hpp"
 
 #include <cxxopts.hpp>
@@ -64,7 +64,7 @@ int lineitem_command(int argc, char** argv) {
       "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB, 1G is 1 GiB.\n");
   if (!parsed) return success;
   auto const& args = *parsed;
-  reject_with_explain(args, {"chunk-size", "threads", "stats", "skip-invalid", "format"});
+  reject_with_explain(args, {"chunk-size", "threads", "stats", "skip-invalid", "format", "hand-over-after"});
   if (hand_to_host_system(args, file_operands(args), args.count("stats") > 0)) return run_on_host_system;
   std::string const format = parse_choice("format", option_text(args, "format").value_or("text"), {"text", "json"});
 
@@ -88,10 +88,9 @@ int lineitem_command(int argc, char** argv) {
   progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
-  workload<lineitem::summary, lineitem::summarize_options> const work{
-      &lineitem::summarize, &lineitem::merge_summaries, lineitem::empty_summary(opts.suppkey_below)};
-  auto const answer = summarize_inputs(file_operands(args), opts, work, &ranks_report,
-                                       [&progress](std::uint64_t total) { progress.set_total(total); });
+  auto const hand = hand_over_choice(args, "lineitem", opts.chunk_size);
+  auto const answer = summarize_inputs(file_operands(args), opts, lineitem_workload(opts.suppkey_below), &ranks_report,
+                                       [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   if (!answer) return success;  // not rank 0: rank 0 writes the answer
   lineitem::summary const& result = *answer;

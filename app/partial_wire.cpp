@@ -7,7 +7,7 @@
 namespace rowscan::app {
 namespace {
 
-/// The report's counters and stage times; `skipped` travels in the outcome, already placed.
+/// The report's counters, stage times and workers' shares; `skipped` travels in the outcome, already placed.
 void encode_report(wire_writer& out, job::run_report const& r) {
   for (std::uint64_t n : {r.bytes, r.lines, std::uint64_t{r.chunks}, std::uint64_t{r.chunk_size},
                           std::uint64_t{r.device_bytes}, std::uint64_t{r.pool_peak_bytes}}) {
@@ -19,6 +19,7 @@ void encode_report(wire_writer& out, job::run_report const& r) {
     out.text(name);
     out.raw(seconds);
   }
+  encode(out, r.shares);
 }
 
 void decode_report(wire_reader& in, job::run_report& r) {
@@ -33,9 +34,43 @@ void decode_report(wire_reader& in, job::run_report& r) {
     std::string const name = in.text();
     r.times.add(name.c_str(), in.raw<double>());
   }
+  decode(in, r.shares);
+}
+
+/// The options every workload shares; progress stays behind (it reports to this process's terminal).
+void encode_job_options(wire_writer& out, job::job_options const& o) {
+  for (std::uint64_t n : {std::uint64_t{o.chunk_size}, std::uint64_t{o.reader_threads}, std::uint64_t{o.skip_invalid},
+                          std::uint64_t{o.time_stages}, std::uint64_t{o.fail_allocations_above},
+                          std::uint64_t{o.workers}, o.max_input_bytes}) {
+    out.number(n);
+  }
+}
+
+void decode_job_options(wire_reader& in, job::job_options& o) {
+  o.chunk_size = in.number();
+  o.reader_threads = static_cast<unsigned>(in.number());
+  o.skip_invalid = in.number() != 0;
+  o.time_stages = in.number() != 0;
+  o.fail_allocations_above = in.number();
+  o.workers = static_cast<unsigned>(in.number());
+  o.max_input_bytes = in.number();
 }
 
 }  // namespace
+
+void encode(wire_writer& out, placed_line const& line) {
+  out.text(line.label);
+  out.number(line.line);
+  out.number(line.byte);
+  out.text(line.why);
+}
+
+void decode(wire_reader& in, placed_line& line) {
+  line.label = in.text();
+  line.line = in.number();
+  line.byte = in.number();
+  line.why = in.text();
+}
 
 void encode(wire_writer& out, stations::summary const& s) {
   encode_report(out, s);
@@ -101,12 +136,7 @@ void encode(wire_writer& out, input_outcome const& o) {
   out.number(o.lines);
   out.number(o.skipped);
   out.number(o.first_skipped.size());
-  for (placed_line const& line : o.first_skipped) {
-    out.text(line.label);
-    out.number(line.line);
-    out.number(line.byte);
-    out.text(line.why);
-  }
+  for (placed_line const& line : o.first_skipped) encode(out, line);
   out.number(o.stop ? 1 : 0);
   if (o.stop) out.text(*o.stop);
 }
@@ -116,14 +146,79 @@ void decode(wire_reader& in, input_outcome& o) {
   o.lines = in.number();
   o.skipped = in.number();
   o.first_skipped.resize(in.number());
-  for (placed_line& line : o.first_skipped) {
-    line.label = in.text();
-    line.line = in.number();
-    line.byte = in.number();
-    line.why = in.text();
-  }
+  for (placed_line& line : o.first_skipped) decode(in, line);
   o.stop.reset();
   if (in.number() != 0) o.stop = in.text();
+}
+
+void encode(wire_writer& out, piece_record const& r) {
+  for (std::uint64_t n : {std::uint64_t{r.source}, r.begin, r.bytes, r.lines, r.skipped}) out.number(n);
+  out.number(r.first_skipped.size());
+  for (placed_line const& line : r.first_skipped) encode(out, line);
+  out.number(r.bad_stop ? 1 : 0);
+  if (r.bad_stop) encode(out, *r.bad_stop);
+  out.number(r.failure ? 1 : 0);
+  if (r.failure) out.text(*r.failure);
+}
+
+void decode(wire_reader& in, piece_record& r) {
+  r.source = in.number();
+  r.begin = in.number();
+  r.bytes = in.number();
+  r.lines = in.number();
+  r.skipped = in.number();
+  r.first_skipped.resize(in.number());
+  for (placed_line& line : r.first_skipped) decode(in, line);
+  r.bad_stop.reset();
+  if (in.number() != 0) decode(in, r.bad_stop.emplace());
+  r.failure.reset();
+  if (in.number() != 0) r.failure = in.text();
+}
+
+void encode(wire_writer& out, std::vector<job::worker_share> const& shares) {
+  out.number(shares.size());
+  for (job::worker_share const& w : shares) {
+    out.number(w.blocks);
+    out.number(w.bytes);
+    out.raw(w.busy_seconds);
+    out.raw(w.first_block_at);
+    out.number(w.on_gpu ? 1 : 0);
+  }
+}
+
+void decode(wire_reader& in, std::vector<job::worker_share>& shares) {
+  shares.resize(in.number());
+  for (job::worker_share& w : shares) {
+    w.blocks = in.number();
+    w.bytes = in.number();
+    w.busy_seconds = in.raw<double>();
+    w.first_block_at = in.raw<double>();
+    w.on_gpu = in.number() != 0;
+  }
+}
+
+void encode(wire_writer& out, stations::summarize_options const& o) {
+  encode_job_options(out, o);
+  out.number(o.key_bits);
+  out.number(o.portable_only ? 1 : 0);
+}
+
+void decode(wire_reader& in, stations::summarize_options& o) {
+  decode_job_options(in, o);
+  o.key_bits = static_cast<unsigned>(in.number());
+  o.portable_only = in.number() != 0;
+}
+
+void encode(wire_writer& out, lineitem::summarize_options const& o) {
+  encode_job_options(out, o);
+  out.number(o.suppkey_below.size());
+  for (std::uint64_t z : o.suppkey_below) out.number(z);
+}
+
+void decode(wire_reader& in, lineitem::summarize_options& o) {
+  decode_job_options(in, o);
+  o.suppkey_below.resize(in.number());
+  for (std::uint64_t& z : o.suppkey_below) z = in.number();
 }
 
 void keep_freed_buffers_mapped() {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/partial_wire.hpp: partial answers and outcomes as bytes, for the merge between MPI ranks. Each
-// reads back exactly what it wrote (tests/test_scale_out_parts.cpp round-trips them).
+// app/partial_wire.hpp: partial answers and outcomes as bytes, for the merge between MPI ranks and
+// between the tool's two copies in one process (early_workers.hpp). Each reads back exactly what it
+// wrote (tests/test_scale_out_parts.cpp round-trips them).
 #pragma once
 
 #include "rowscan/lineitem/summarize.hpp"
@@ -17,6 +18,18 @@ void encode(wire_writer& out, lineitem::summary const& s);
 void decode(wire_reader& in, lineitem::summary& s);
 void encode(wire_writer& out, input_outcome const& o);
 void decode(wire_reader& in, input_outcome& o);
+void encode(wire_writer& out, placed_line const& line);
+void decode(wire_reader& in, placed_line& line);
+void encode(wire_writer& out, piece_record const& r);
+void decode(wire_reader& in, piece_record& r);
+void encode(wire_writer& out, std::vector<job::worker_share> const& shares);
+void decode(wire_reader& in, std::vector<job::worker_share>& shares);
+/// A job's options, for the host system's copy of the tool (early_workers.hpp); the progress callback
+/// stays behind.
+void encode(wire_writer& out, stations::summarize_options const& o);
+void decode(wire_reader& in, stations::summarize_options& o);
+void encode(wire_writer& out, lineitem::summarize_options const& o);
+void decode(wire_reader& in, lineitem::summarize_options& o);
 
 /// Makes glibc keep freed buffers of a few megabytes mapped (mmap threshold 8 MB, trim threshold 64 MB)
 /// instead of returning each to the system: every step of the ranks' merge tree then reuses the pages

@@ -41,8 +41,6 @@ std::vector<input_source> shared_sources(std::vector<std::string> const& operand
   return decode_sources(text);
 }
 
-std::string source_label(input_source const& source) { return source.path == "-" ? "<stdin>" : source.path; }
-
 line_origin origin_of(std::vector<piece_record> const& records) {
   line_origin out;
   for (piece_record const& r : records) out = then(out, line_origin{false, r.source, r.source, r.lines});

@@ -12,9 +12,9 @@
 #pragma once
 
 #include "rowscan/error.hpp"
-#include "rowscan/io/byte_range.hpp"
-#include "rowscan/io/input_file.hpp"
 
+#include "fold_piece.hpp"
+#include "hand_over.hpp"
 #include "inputs.hpp"
 #include "input_outcome.hpp"
 #include "partial_wire.hpp"
@@ -23,21 +23,11 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <new>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace rowscan::app {
-
-/// What a workload gives the scale-out: its job and the merge of its answers.
-template <class Summary, class Options>
-struct workload {
-  Summary (*summarize)(int fd, std::string const& label, Options const& options);
-  Summary (*merge)(Summary, Summary const&);
-  Summary empty;  ///< the answer of no input: the merge's identity
-};
 
 /// --stats under MPI: what each rank read and how long it took, and the merge.
 struct rank_figures {
@@ -50,24 +40,9 @@ struct scale_out_report {
   double merge_seconds = 0;         ///< from the moment every rank had folded to rank 0 holding the answer
 };
 
-/// What one piece's fold reported, its positions relative to the piece (its first byte and line).
-struct piece_record {
-  std::size_t source = 0;
-  std::uint64_t begin = 0;  ///< where the piece starts in its file, after moving to a line start
-  std::uint64_t bytes = 0;
-  std::uint64_t lines = 0;
-  std::uint64_t skipped = 0;
-  std::vector<placed_line> first_skipped;
-  std::optional<placed_line> bad_stop;  ///< a bad line that ends the run
-  std::optional<std::string> failure;   ///< any other error that ends it, worded in full
-};
-
 /// The sources, resolved by rank 0 and sent to every rank; on every rank the same usage_error or
 /// rowscan::error when they cannot be resolved.
 std::vector<input_source> shared_sources(std::vector<std::string> const& operands);
-
-/// The name errors give a source ("<stdin>" for "-").
-std::string source_label(input_source const& source);
 
 /// The line_origin of a rank's records: which sources they cover and the last one's lines.
 line_origin origin_of(std::vector<piece_record> const& records);
@@ -84,47 +59,16 @@ void print_rank_figures(char const* command, scale_out_report const& report);
 /// The bytes of a share, or 0 when one of its pieces' text size is unknown (compressed, a stream).
 std::uint64_t share_bytes(std::vector<input_source> const& sources, std::vector<input_piece> const& share);
 
-/// Folds one piece of a source with the workload, filling the record's counts and skipped lines.
-template <class Summary, class Options>
-Summary fold_piece(input_source const& source, input_piece const& piece, Options options,
-                   workload<Summary, Options> const& work, piece_record& record) {
-  record.source = piece.source;
-  io::input_file input(source.path);
-  if (!piece.whole) {
-    std::uint64_t const begin = io::line_start_at_or_after(input.fd(), piece.begin, source.size, input.label());
-    std::uint64_t const end = io::line_start_at_or_after(input.fd(), piece.end, source.size, input.label());
-    record.begin = begin;
-    if (begin == end) return work.empty;  // inside one line, which belongs to an earlier range
-    if (::lseek(input.fd(), static_cast<off_t>(begin), SEEK_SET) < 0) {
-      throw error(input.label() + ": cannot seek to byte " + std::to_string(begin));
-    }
-    options.max_input_bytes = end - begin;
-  }
-  Summary answer;
-  try {
-    answer = work.summarize(input.fd(), input.label(), options);
-  } catch (...) {
-    // A compressed input cut short: the cut is the error, not what it caused.
-    if (auto failure = input.decode_failure()) throw error(*failure);
-    throw;
-  }
-  if (auto failure = input.decode_failure()) throw error(*failure);
-  record.bytes = answer.bytes;
-  record.lines = answer.lines;
-  record.skipped = answer.skipped.count();
-  for (input_error const& e : answer.skipped.first()) {
-    record.first_skipped.push_back({input.label(), e.line(), e.byte_offset(), e.why()});
-  }
-  return answer;
-}
-
 /// The answer of the operands' inputs, on rank 0 (nothing on the other ranks). total_known, if given,
 /// hears the size of this rank's share once it is known (0 if a piece is compressed or a stream). Throws the run's error
-/// on rank 0: the first in input order, whichever rank found it; with one rank, as the job threw it.
+/// on rank 0: the first in input order, whichever rank found it; with one rank and no hand-over, as the
+/// job threw it. With `hand`, each rank's share is folded by host workers and handed over to the GPU
+/// (hand_over.hpp).
 template <class Summary, class Options>
 std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands, Options const& options,
                                         workload<Summary, Options> const& work, scale_out_report* report = nullptr,
-                                        std::function<void(std::uint64_t)> const& total_known = {}) {
+                                        std::function<void(std::uint64_t)> const& total_known = {},
+                                        hand_over const* hand = nullptr) {
   auto const start = std::chrono::steady_clock::now();
   std::vector<input_source> const sources = shared_sources(operands);
   std::vector<input_piece> const share = share_of(sources, ranks::rank(), ranks::count());
@@ -133,28 +77,10 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
 
   Summary answer = work.empty;
   std::vector<piece_record> records;
-  std::uint64_t bytes_before = 0;  // of the earlier pieces, for the progress display
-  for (input_piece const& piece : share) {
-    Options piece_options = options;
-    if (options.progress) {
-      piece_options.progress = [&, before = bytes_before](std::uint64_t done) { options.progress(before + done); };
-    }
-    bytes_before += piece.end - piece.begin;
-    piece_record record;
-    try {
-      answer = work.merge(std::move(answer), fold_piece(sources[piece.source], piece, piece_options, work, record));
-    } catch (input_error const& e) {
-      if (alone) throw;
-      record.bad_stop = placed_line{source_label(sources[piece.source]), e.line(), e.byte_offset(), e.why()};
-    } catch (std::bad_alloc const&) {
-      if (alone) throw;
-      record.failure = source_label(sources[piece.source]) + ": out of memory (a smaller --chunk-size needs less)";
-    } catch (std::exception const& e) {
-      if (alone) throw;
-      record.failure = e.what();
-    }
-    records.push_back(std::move(record));
-    if (records.back().bad_stop || records.back().failure) break;  // nothing later can matter
+  if (hand != nullptr) {
+    answer = fold_handing_over(sources, share, options, work, *hand, records);
+  } else {
+    answer = fold_in_turn(sources, share, options, work, records, alone);
   }
   double const fold_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -4,7 +4,6 @@
 #include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/stations/format.hpp"
-#include "rowscan/stations/merge_summaries.hpp"
 #include "rowscan/stations/summarize.hpp"
 
 #include "command_line.hpp"
@@ -15,6 +14,7 @@
 #include "ranks.hpp"
 #include "scale_out.hpp"
 #include "stats.hpp"
+#include "workloads.hpp"
 
 #include <cxxopts.hpp>
 
@@ -38,11 +38,6 @@ std::string headline(stations::summary const& s) {
                 ROWSCAN_APP_ON_GPU ? "device" : "host",  // what the run held at its end beyond its start
                 static_cast<double>(s.pool_peak_bytes) / (1 << 20));
   return text;
-}
-
-/// The stations job as the scale-out runs it over each piece of the input.
-workload<stations::summary, stations::summarize_options> stations_workload() {
-  return {&stations::summarize, &stations::merge_summaries, stations::summary{}};
 }
 
 }  // namespace
@@ -76,7 +71,7 @@ int stations_command(int argc, char** argv) {
   if (!parsed) return success;
   auto const& args = *parsed;
 
-  reject_with_explain(args, {"chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid"});
+  reject_with_explain(args, {"chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid", "hand-over-after"});
   if (hand_to_host_system(args, file_operands(args), args.count("stats") > 0)) return run_on_host_system;
   auto const format = stations::parse_output_format(
       parse_choice("format", option_text(args, "format").value_or("1brc"), {"1brc", "json", "csv"}));
@@ -100,8 +95,9 @@ int stations_command(int argc, char** argv) {
   progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
+  auto const hand = hand_over_choice(args, "stations", opts.chunk_size);
   auto answer = summarize_inputs(file_operands(args), opts, stations_workload(), &ranks_report,
-                                 [&progress](std::uint64_t total) { progress.set_total(total); });
+                                 [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   if (!answer) return success;  // not rank 0: rank 0 writes the answer
   auto& result = *answer;

@@ -2,16 +2,19 @@
 // --stats (stats.hpp).
 #include "stats.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
 namespace rowscan::app {
 
 void print_stats(char const* command, std::string const& headline, job::run_report const& report, double total_seconds) {
-  // Where it ran: the CUDA build's own copy runs on the GPU; the host system's copy, and the cpu
-  // build, on host workers (--devices).
-  std::string const where = ROWSCAN_APP_ON_GPU ? std::string("the GPU")
-                                               : std::to_string(report.shares.size()) + " host worker(s)";
+  // Where it ran: the GPU, the host's workers (threads of the host system), or both after a hand-over.
+  std::size_t const gpus = static_cast<std::size_t>(
+      std::count_if(report.shares.begin(), report.shares.end(), [](job::worker_share const& w) { return w.on_gpu; }));
+  std::size_t const hosts = report.shares.size() - gpus;
+  std::string const on_host = std::to_string(hosts) + " host worker(s)";
+  std::string const where = gpus == 0 ? on_host : hosts == 0 ? std::string("the GPU") : "the GPU and " + on_host;
   std::fprintf(stderr, "rowscan %s on %s: %s\n", command, where.c_str(), headline.c_str());
   for (auto const& [stage, seconds] : report.times.stages()) {
     std::fprintf(stderr, "  %-18s %9.3f ms\n", stage.c_str(), seconds * 1e3);
@@ -21,8 +24,8 @@ void print_stats(char const* command, std::string const& headline, job::run_repo
   // Each worker's share: blocks are handed out in input order to whichever worker is idle.
   for (std::size_t i = 0; i < report.shares.size(); ++i) {
     auto const& w = report.shares[i];
-    std::fprintf(stderr, "  worker %-3zu %6zu blocks %10.1f MB %9.3f s busy %9.1f MB/s, first block at %.1f ms\n", i,
-                 w.blocks, static_cast<double>(w.bytes) / 1e6, w.busy_seconds,
+    std::fprintf(stderr, "  %s %-3zu %6zu blocks %10.1f MB %9.3f s busy %9.1f MB/s, first block at %.1f ms\n",
+                 w.on_gpu ? "gpu   " : "worker", i, w.blocks, static_cast<double>(w.bytes) / 1e6, w.busy_seconds,
                  w.busy_seconds > 0 ? static_cast<double>(w.bytes) / w.busy_seconds / 1e6 : 0.0,
                  w.first_block_at * 1e3);
   }

@@ -42,6 +42,12 @@ constexpr std::uint64_t small_input_bytes(unsigned host_workers) {
   return host_bytes_per_worker_while_a_gpu_starts * host_workers;
 }
 
+/// The pieces host workers claim while a GPU starts (app/hand_over.hpp): small enough that the pieces
+/// they still hold when the GPU takes the rest are done within tens of milliseconds (2 MiB is about
+/// 60 ms of one core's work on 1BRC text), large enough that a piece's fixed costs (opening the file,
+/// a one-worker run of the driver, its table merged) stay under a few percent of it.
+constexpr std::uint64_t early_claim_bytes = std::uint64_t{2} << 20;
+
 /// Records this process's rank among those of its node (MPI's node-local rank): default_gpu is then
 /// GPU local_rank % (the node's GPUs). Touches no device.
 void set_node_local_rank(int local_rank);
@@ -52,5 +58,10 @@ std::optional<std::string> gpu_unavailable(int gpu_index);
 
 /// Makes gpu_index the device of every later CUDA call of this process (under CUDA; nothing otherwise).
 void use_gpu(int gpu_index);
+
+/// Creates the GPU's context now (CUDA's start-up: 0.25-0.6 s), so that the job's first device call
+/// finds it made; called on the thread that runs the GPU's job while host workers fold. Nothing
+/// without CUDA. Throws rowscan::device_error if the GPU cannot start.
+void start_gpu();
 
 }  // namespace rowscan::job

@@ -73,6 +73,7 @@ struct worker_share {
   std::uint64_t bytes = 0;
   double busy_seconds = 0;  ///< on a GPU: from the first block handed over to the last one folded
   double first_block_at = 0;  ///< seconds from the driver's start (reader setup) to this worker's first block
+  bool on_gpu = false;        ///< the GPU, or a host worker (a thread of the host system)
 };
 
 /// What every run reports besides its answer.

@@ -350,7 +350,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
 #else
   ctx.synchronize();  // the last block's fold is part of the GPU's share
   report.shares = {worker_share{report.chunks, input.bytes, seconds_since(folding_start),
-                                std::chrono::duration<double>(folding_start - setup_start).count()}};
+                                std::chrono::duration<double>(folding_start - setup_start).count(), true}};
 #endif
   report.lines = input.lines;
   report.skipped = located_skips(input, label);

@@ -58,4 +58,10 @@ void use_gpu(int gpu_index) {
 #endif
 }
 
+void start_gpu() {
+#if ROWSCAN_HAS_CUB
+  check_cuda(cudaFree(nullptr), "cannot start the GPU");  // the first runtime call that needs a context makes it
+#endif
+}
+
 }  // namespace rowscan::job

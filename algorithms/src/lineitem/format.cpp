@@ -55,7 +55,8 @@ std::string format_json(summary const& s, bool with_timings) {
     out += ", \"workers\": [";  // each worker's share of the blocks (rowscan/job/driver.hpp)
     for (std::size_t i = 0; i < s.shares.size(); ++i) {
       auto const& w = s.shares[i];
-      out += (i > 0 ? ", " : "") + std::string("{\"blocks\": ") + std::to_string(w.blocks) +
+      out += (i > 0 ? ", " : "") + std::string("{\"processor\": \"") + (w.on_gpu ? "gpu" : "host") +
+             "\", \"blocks\": " + std::to_string(w.blocks) +
              ", \"bytes\": " + std::to_string(w.bytes) + ", \"busy_seconds\": " + seconds(w.busy_seconds) +
              ", \"first_block_at\": " + seconds(w.first_block_at) + "}";
     }

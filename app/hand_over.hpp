@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/hand_over.hpp: every processor at once. Host workers start on a job's first pieces at once
+// (early_workers.hpp) while the GPU starts; when it is ready, the GPU takes every piece not yet
+// claimed and folds them as one run of the job driver; the records and answers then merge as MPI
+// ranks' do (scale_out.hpp), so the answer, every error position and --skip-invalid's report are
+// those of one run, whatever the split.
+//
+//   claims:  [0][1][2][3][4][5][6][7][8][9]   one queue in input order (cut_into_claims)
+//   early:    a  b  c  a  b  c                 host workers a, b, c: one piece at a time, each alone
+//   GPU ready (CUDA's start-up) ------^        takes 6..9, joined into one range (joined)
+//   records: 0..5 from the early workers, then the GPU's; answers merged (the merge is commutative)
+//
+// The early workers finish the pieces they hold after the hand-over and claim no more: at 2 MiB a
+// piece that is some 60 ms of one core's work, against the GPU's few tens of GB/s for the rest.
+#pragma once
+
+#include "early_workers.hpp"
+#include "fold_piece.hpp"
+#include "inputs.hpp"
+#include "input_outcome.hpp"
+#include "partial_wire.hpp"
+
+#include "rowscan/error.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace rowscan::app {
+
+/// How a run hands over from early host workers to the processor that takes the rest.
+struct hand_over {
+  std::string command;            ///< the workload, as start_early_workers names it
+  unsigned workers = 1;           ///< early host workers
+  std::uint64_t claim_bytes = 0;  ///< the size of the pieces they claim
+  /// Testing: hand over only once this many pieces were claimed (or all were), so a test can force a
+  /// split; 0: as soon as the taker is ready.
+  std::size_t after_claims = 0;
+  /// Makes the taker ready (the GPU's context), while the early workers fold; nothing for the cpu build.
+  std::function<void()> get_ready;
+};
+
+/// The early workers of this build: the host system's copy of the tool in the CUDA build, this copy otherwise.
+inline void start_early_workers_on_host(rowscan_shared::early_workers& early) {
+#if ROWSCAN_HOST_SYSTEM_BUILT
+  rowscan_host::app::start_early_workers(early);
+#else
+  start_early_workers(early);
+#endif
+}
+
+/// Folds a share's pieces with a hand-over (the diagram above): `records` gets the records of the
+/// pieces in input order, up to the first that ends the run, and the answer's shares are the early
+/// workers' then the taker's, their first-block times counted from this call.
+template <class Summary, class Options>
+Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<input_piece> const& share,
+                          Options const& options, workload<Summary, Options> const& work, hand_over const& how,
+                          std::vector<piece_record>& records) {
+  auto const start = std::chrono::steady_clock::now();
+  auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  std::vector<input_piece> const claims = cut_into_claims(share, how.claim_bytes);
+  rowscan_shared::early_workers early;
+  early.plan = early_plan(how.command, options, sources, claims);
+  early.count = claims.size();
+  early.workers = std::max(1u, how.workers);
+  early.start = start;
+  early.claiming = early.workers;
+  start_early_workers_on_host(early);
+  // However this ends, the early workers stop claiming and are waited for.
+  struct stop_early_workers {
+    rowscan_shared::early_workers& early;
+    ~stop_early_workers() {
+      early.stopped = true;
+      if (early.runner.joinable()) early.runner.join();
+    }
+  } const stop_them{early};
+
+  if (how.get_ready) how.get_ready();
+  std::size_t const wait_for = std::min(how.after_claims, claims.size());
+  while (early.next < wait_for && early.claiming > 0 && !early.stopped) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::size_t const taken_from = std::min(early.next.exchange(claims.size()), claims.size());
+  double const ready_at = since_start();
+
+  // The taker's run over the rest, unless an early piece already ended the run.
+  Summary rest = work.empty;
+  std::vector<piece_record> rest_records;
+  if (!early.stopped) {
+    Options rest_options = options;
+    if (options.progress) {
+      std::uint64_t before = 0;
+      for (std::size_t i = 0; i < taken_from; ++i) before += claims[i].end - claims[i].begin;
+      rest_options.progress = [&, before](std::uint64_t done) { options.progress(before + done); };
+    }
+    std::vector<input_piece> const remaining(claims.begin() + static_cast<std::ptrdiff_t>(taken_from), claims.end());
+    rest = fold_in_turn(sources, joined(remaining), rest_options, work, rest_records, false);
+  }
+  early.runner.join();
+  if (!early.failure.empty()) throw error("host workers: " + early.failure);
+
+  wire_reader in(early.result);
+  std::vector<job::worker_share> shares;
+  decode(in, shares);
+  records.resize(in.number());
+  for (piece_record& r : records) decode(in, r);
+  Summary answer = work.empty;
+  decode(in, answer);
+  bool const early_stop = std::any_of(records.begin(), records.end(), [](piece_record const& r) {
+    return r.bad_stop || r.failure;
+  });
+  ROWSCAN_EXPECTS(early_stop || records.size() == taken_from, "every piece claimed by a host worker is folded");
+  if (!early_stop) {
+    records.insert(records.end(), rest_records.begin(), rest_records.end());
+    answer = work.merge(std::move(answer), rest);
+    for (job::worker_share w : rest.shares) {
+      w.first_block_at += ready_at;  // the taker's run counts from its own start
+      shares.push_back(w);
+    }
+  }
+  answer.shares = std::move(shares);
+  answer.times.add("hand-over at", ready_at);
+  return answer;
+}
+
+}  // namespace rowscan::app
