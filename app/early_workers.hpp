@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <exception>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -62,37 +63,105 @@ std::string early_plan(std::string const& command, Options const& options, std::
   return out.bytes();
 }
 
+/// One early worker's inputs (job::input_sequence): the pieces it claims from the queue, opened in
+/// turn; each piece's record, and the worker's share of the work, kept as the piece is done.
+class claimed_pieces : public job::input_sequence {
+ public:
+  claimed_pieces(rowscan_shared::early_workers& share, std::vector<input_source> const& sources,
+                 std::vector<input_piece> const& claims, std::vector<std::optional<piece_record>>& records,
+                 job::worker_share& figure)
+      : share_(share), sources_(sources), claims_(claims), records_(records), figure_(figure) {}
+
+  bool next(int& fd, std::string& label, std::uint64_t& max_bytes) override {
+    while (!share_.stopped) {
+      std::size_t const i = share_.next.fetch_add(1);
+      if (i >= claims_.size()) return false;
+      current_ = i;
+      record_ = piece_record{};
+      begin_ = std::chrono::steady_clock::now();
+      auto const bytes = open_piece(sources_[claims_[i].source], claims_[i], input_, record_);
+      if (!bytes) {  // a range inside one line: no line of its own
+        finish();
+        continue;
+      }
+      fd = input_->fd();
+      label = input_->label();
+      max_bytes = *bytes;
+      return true;
+    }
+    return false;
+  }
+
+  void done(job::run_report const& run) override {
+    record_run(*input_, run, record_);
+    figure_.blocks += run.chunks;
+    finish();
+  }
+
+  /// The piece being read ended the run with `thrown`: its record keeps the error (a compressed
+  /// input's cut, when there was one), and nobody claims another piece. False if no piece was being
+  /// read (the error is the worker's, not a piece's).
+  bool failed(std::exception_ptr const& thrown) {
+    if (!current_) return false;
+    auto const cut = input_ ? input_->decode_failure() : std::nullopt;
+    if (cut) {
+      record_.failure = *cut;
+    } else {
+      record_failure(thrown, sources_[claims_[*current_].source], record_);
+    }
+    share_.stopped = true;
+    finish();
+    return true;
+  }
+
+ private:
+  void finish() {
+    auto const now = std::chrono::steady_clock::now();
+    if (figure_.bytes == 0 && figure_.busy_seconds == 0) {
+      figure_.first_block_at = std::chrono::duration<double>(begin_ - share_.start).count();
+    }
+    figure_.bytes += record_.bytes;
+    figure_.busy_seconds += std::chrono::duration<double>(now - begin_).count();
+    records_[*current_] = std::move(record_);
+    current_.reset();
+    input_.reset();
+  }
+
+  rowscan_shared::early_workers& share_;
+  std::vector<input_source> const& sources_;
+  std::vector<input_piece> const& claims_;
+  std::vector<std::optional<piece_record>>& records_;
+  job::worker_share& figure_;
+  std::optional<std::size_t> current_;  // the claim being read
+  piece_record record_;
+  std::optional<io::input_file> input_;
+  std::chrono::steady_clock::time_point begin_;
+};
+
 /// The early workers of one workload: share.workers threads claim share's pieces until none is left,
-/// the hand-over took the rest, or a piece ended the run; then share.result gets each worker's share
-/// of the work (blocks, bytes, busy seconds, its first piece's time from share.start), the records of
-/// the pieces claimed (always the first pieces, in input order) and the merge of their answers.
+/// the hand-over took the rest, or a piece ended the run. Each folds its pieces with one one-worker run
+/// of the workload (summarize_each: what the first piece taught it, such as the stations dictionary,
+/// serves the later ones). Then share.result gets each worker's share of the work (blocks, bytes, busy
+/// seconds, its first piece's time from share.start), the records of the pieces claimed (always the
+/// first pieces, in input order) and the merge of the workers' answers.
 template <class Summary, class Options>
 void run_early_workers(rowscan_shared::early_workers& share, std::vector<input_source> const& sources,
                        std::vector<input_piece> const& claims, Options const& options,
                        workload<Summary, Options> const& work) {
-  Options alone = options;  // each piece on one thread: the parallelism is across pieces
+  Options alone = options;  // one thread a worker: the parallelism is across pieces
   alone.workers = 1;
   alone.reader_threads = 1;
   alone.progress = {};
   std::vector<std::optional<piece_record>> records(claims.size());
   std::vector<Summary> answers(share.workers, work.empty);
   std::vector<job::worker_share> figures(share.workers);
-  auto seconds = [](auto duration) { return std::chrono::duration<double>(duration).count(); };
+  std::vector<std::string> failures(share.workers);  // an error of a worker's answer, not of a piece
   auto fold_claims = [&](unsigned w) {
-    while (!share.stopped) {
-      std::size_t const i = share.next.fetch_add(1);
-      if (i >= claims.size()) break;
-      auto const begin = std::chrono::steady_clock::now();
-      piece_record record;
-      Summary piece = fold_piece_recorded(sources[claims[i].source], claims[i], alone, work, record);
-      if (record.bad_stop || record.failure) share.stopped = true;
-      job::worker_share& f = figures[w];
-      if (f.blocks == 0) f.first_block_at = seconds(begin - share.start);
-      f.blocks += piece.chunks;
-      f.bytes += record.bytes;
-      f.busy_seconds += seconds(std::chrono::steady_clock::now() - begin);
-      answers[w] = work.merge(std::move(answers[w]), piece);
-      records[i] = std::move(record);
+    claimed_pieces mine(share, sources, claims, records, figures[w]);
+    try {
+      answers[w] = work.summarize_each(mine, alone);
+    } catch (std::exception const& e) {
+      if (!mine.failed(std::current_exception())) failures[w] = e.what();
     }
     share.claiming -= 1;
   };
@@ -107,6 +176,9 @@ void run_early_workers(rowscan_shared::early_workers& share, std::vector<input_s
     }
   }
   for (std::thread& t : threads) t.join();
+  for (std::string const& failure : failures) {
+    if (!failure.empty()) throw error(failure);
+  }
 
   wire_writer out;
   encode(out, figures);

@@ -8,12 +8,15 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/byte_range.hpp"
 #include "rowscan/io/input_file.hpp"
+#include "rowscan/job/driver.hpp"
 
 #include "inputs.hpp"
 #include "input_outcome.hpp"
 
 #include <cstdint>
+#include <exception>
 #include <new>
+#include <optional>
 #include <vector>
 #include <string>
 #include <unistd.h>
@@ -24,58 +27,84 @@ namespace rowscan::app {
 template <class Summary, class Options>
 struct workload {
   Summary (*summarize)(int fd, std::string const& label, Options const& options);
+  /// The same over several inputs, with the same workers (job::input_sequence).
+  Summary (*summarize_each)(job::input_sequence& inputs, Options const& options);
   Summary (*merge)(Summary, Summary const&);
   Summary empty;  ///< the answer of no input: the merge's identity
 };
+
+/// Opens a piece for reading into `input`: whole, or its byte range moved to line starts, the
+/// descriptor at its first byte. Sets record.source and record.begin. Returns the most bytes to read,
+/// or nothing if the range starts and ends inside one line (which belongs to an earlier range).
+inline std::optional<std::uint64_t> open_piece(input_source const& source, input_piece const& piece,
+                                               std::optional<io::input_file>& input, piece_record& record) {
+  record.source = piece.source;
+  input.emplace(source.path);
+  if (piece.whole) return UINT64_MAX;
+  std::uint64_t const begin = io::line_start_at_or_after(input->fd(), piece.begin, source.size, input->label());
+  std::uint64_t const end = io::line_start_at_or_after(input->fd(), piece.end, source.size, input->label());
+  record.begin = begin;
+  if (begin == end) return std::nullopt;
+  if (::lseek(input->fd(), static_cast<off_t>(begin), SEEK_SET) < 0) {
+    throw error(input->label() + ": cannot seek to byte " + std::to_string(begin));
+  }
+  return end - begin;
+}
+
+/// A piece's counts and skipped lines, from the run's report, into its record; throws the decoder's
+/// error instead if a compressed input was cut short (the cut is the error, not what it caused).
+inline void record_run(io::input_file const& input, job::run_report const& run, piece_record& record) {
+  if (auto failure = input.decode_failure()) throw error(*failure);
+  record.bytes = run.bytes;
+  record.lines = run.lines;
+  record.skipped = run.skipped.count();
+  for (input_error const& e : run.skipped.first()) {
+    record.first_skipped.push_back({input.label(), e.line(), e.byte_offset(), e.why()});
+  }
+}
 
 /// Folds one piece of a source with the workload, filling the record's counts and skipped lines.
 template <class Summary, class Options>
 Summary fold_piece(input_source const& source, input_piece const& piece, Options options,
                    workload<Summary, Options> const& work, piece_record& record) {
-  record.source = piece.source;
-  io::input_file input(source.path);
-  if (!piece.whole) {
-    std::uint64_t const begin = io::line_start_at_or_after(input.fd(), piece.begin, source.size, input.label());
-    std::uint64_t const end = io::line_start_at_or_after(input.fd(), piece.end, source.size, input.label());
-    record.begin = begin;
-    if (begin == end) return work.empty;  // inside one line, which belongs to an earlier range
-    if (::lseek(input.fd(), static_cast<off_t>(begin), SEEK_SET) < 0) {
-      throw error(input.label() + ": cannot seek to byte " + std::to_string(begin));
-    }
-    options.max_input_bytes = end - begin;
-  }
+  std::optional<io::input_file> input;
+  auto const max_bytes = open_piece(source, piece, input, record);
+  if (!max_bytes) return work.empty;
+  options.max_input_bytes = *max_bytes;
   Summary answer;
   try {
-    answer = work.summarize(input.fd(), input.label(), options);
+    answer = work.summarize(input->fd(), input->label(), options);
   } catch (...) {
-    // A compressed input cut short: the cut is the error, not what it caused.
-    if (auto failure = input.decode_failure()) throw error(*failure);
+    if (auto failure = input->decode_failure()) throw error(*failure);
     throw;
   }
-  if (auto failure = input.decode_failure()) throw error(*failure);
-  record.bytes = answer.bytes;
-  record.lines = answer.lines;
-  record.skipped = answer.skipped.count();
-  for (input_error const& e : answer.skipped.first()) {
-    record.first_skipped.push_back({input.label(), e.line(), e.byte_offset(), e.why()});
-  }
+  record_run(*input, answer, record);
   return answer;
 }
 
-/// fold_piece, with the error that ends the run kept in the record instead of thrown (a bad line as
-/// record.bad_stop, anything else worded in full as record.failure): for pieces whose errors must wait
-/// for the earlier pieces' before one of them is the run's. The answer is then work.empty.
-template <class Summary, class Options>
-Summary fold_piece_recorded(input_source const& source, input_piece const& piece, Options const& options,
-                            workload<Summary, Options> const& work, piece_record& record) {
+/// The error that ended a piece's fold, kept in its record instead of thrown: a bad line as
+/// record.bad_stop, anything else worded in full as record.failure.
+inline void record_failure(std::exception_ptr const& thrown, input_source const& source, piece_record& record) {
   try {
-    return fold_piece(source, piece, options, work, record);
+    std::rethrow_exception(thrown);
   } catch (input_error const& e) {
     record.bad_stop = placed_line{source_label(source), e.line(), e.byte_offset(), e.why()};
   } catch (std::bad_alloc const&) {
     record.failure = source_label(source) + ": out of memory (a smaller --chunk-size needs less)";
   } catch (std::exception const& e) {
     record.failure = e.what();
+  }
+}
+
+/// fold_piece, with the error that ends the run kept in the record (record_failure): for pieces whose
+/// errors must wait for the earlier pieces' before one of them is the run's. The answer is then work.empty.
+template <class Summary, class Options>
+Summary fold_piece_recorded(input_source const& source, input_piece const& piece, Options const& options,
+                            workload<Summary, Options> const& work, piece_record& record) {
+  try {
+    return fold_piece(source, piece, options, work, record);
+  } catch (...) {
+    record_failure(std::current_exception(), source, record);
   }
   return work.empty;
 }

@@ -16,12 +16,13 @@
 namespace rowscan::app {
 
 inline workload<stations::summary, stations::summarize_options> stations_workload() {
-  return {&stations::summarize, &stations::merge_summaries, stations::summary{}};
+  return {&stations::summarize, &stations::summarize_each, &stations::merge_summaries, stations::summary{}};
 }
 
 inline workload<lineitem::summary, lineitem::summarize_options> lineitem_workload(
     std::vector<std::uint64_t> const& suppkey_below) {
-  return {&lineitem::summarize, &lineitem::merge_summaries, lineitem::empty_summary(suppkey_below)};
+  return {&lineitem::summarize, &lineitem::summarize_each, &lineitem::merge_summaries,
+          lineitem::empty_summary(suppkey_below)};
 }
 
 }  // namespace rowscan::app

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rowscan {
@@ -118,5 +119,44 @@ context start_context(job_options const& options, run_report& report);
 /// report.times adds up the time of every worker.
 void run_blocks(int fd, std::string const& label, job_options const& options, block_layout const& layout,
                 std::vector<worker_slot> const& workers, run_report& report);
+
+/// Several inputs read in turn by the same workers, whose partial answers pile up across them (the
+/// pieces a host worker claims before the GPU takes the rest, app/early_workers.hpp).
+class input_sequence {
+ public:
+  virtual ~input_sequence() = default;
+  /// The next input: its descriptor at its first byte, its label, and the most bytes of it to read;
+  /// false when there is none. The descriptor stays open until the next call.
+  virtual bool next(int& fd, std::string& label, std::uint64_t& max_bytes) = 0;
+  /// The report of the input that next() gave last (bytes, lines, blocks, skipped lines, shares).
+  virtual void done(run_report const& input) = 0;
+};
+
+/// One input as a sequence: fd, read as options.max_input_bytes says.
+class single_input : public input_sequence {
+ public:
+  single_input(int fd, std::string label, std::uint64_t max_bytes) : fd_(fd), label_(std::move(label)), max_(max_bytes) {}
+  bool next(int& fd, std::string& label, std::uint64_t& max_bytes) override {
+    if (given_) return false;
+    given_ = true;
+    fd = fd_;
+    label = label_;
+    max_bytes = max_;
+    return true;
+  }
+  void done(run_report const&) override {}
+
+ private:
+  int fd_;
+  std::string label_;
+  std::uint64_t max_;
+  bool given_ = false;
+};
+
+/// run_blocks over each input of `inputs` in turn with the same workers; each input's report goes to
+/// inputs.done, and `report` gets them added up (job::add_report), its skipped lines the last input's.
+/// Returns the last input's label (for errors after the run). Throws what run_blocks throws.
+std::string run_blocks_each(input_sequence& inputs, job_options const& options, block_layout const& layout,
+                            std::vector<worker_slot> const& workers, run_report& report);
 
 }  // namespace rowscan::job

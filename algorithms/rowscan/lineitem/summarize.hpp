@@ -45,4 +45,8 @@ std::size_t default_chunk_size();
 /// Out of device memory for a block, loads it once more in halves, then throws rowscan::device_error.
 summary summarize(int fd, std::string const& label, summarize_options const& options);
 
+/// summarize over each input of `inputs` in turn with the same workers: one answer for all of them,
+/// each input's report given to inputs.done (how one host worker folds the pieces it claims).
+summary summarize_each(job::input_sequence& inputs, summarize_options const& options);
+
 }  // namespace rowscan::lineitem

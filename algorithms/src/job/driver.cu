@@ -6,6 +6,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/io/text_uploader.hpp"
+#include "rowscan/job/merge_reports.hpp"
 #include "rowscan/job/out_of_memory.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stage.hpp"
@@ -357,6 +358,24 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   std::size_t const in_use = device_bytes_in_use();
   report.device_bytes = in_use - std::min(bytes_at_start, in_use);
   report.pool_peak_bytes = ctx.pool().peak_large_bytes_held();
+}
+
+std::string run_blocks_each(input_sequence& inputs, job_options const& options, block_layout const& layout,
+                            std::vector<worker_slot> const& workers, run_report& report) {
+  int fd = -1;
+  std::string label;
+  std::uint64_t max_bytes = 0;
+  while (inputs.next(fd, label, max_bytes)) {
+    job_options one = options;
+    one.max_input_bytes = max_bytes;
+    run_report input;
+    input.chunk_size = report.chunk_size;
+    run_blocks(fd, label, one, layout, workers, input);
+    inputs.done(input);
+    add_report(report, input);
+    report.skipped = std::move(input.skipped);
+  }
+  return label;
 }
 
 }  // namespace rowscan::job

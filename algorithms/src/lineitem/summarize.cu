@@ -42,6 +42,11 @@ std::size_t default_chunk_size() {
 }
 
 summary summarize(int fd, std::string const& label, summarize_options const& options) {
+  job::single_input input(fd, label, options.max_input_bytes);
+  return summarize_each(input, options);
+}
+
+summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
   ROWSCAN_EXPECTS(!options.suppkey_below.empty(), "no l_suppkey threshold given");
   auto const start = std::chrono::steady_clock::now();
   summary out;
@@ -51,7 +56,7 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
     return worker(ctx, {options.suppkey_below, out.chunk_size, options.skip_invalid});
   });
   std::size_t const carried = std::min(out.chunk_size, max_carried_line);
-  job::run_blocks(fd, label, options, {out.chunk_size, carried, 0}, workers.slots(), out);
+  job::run_blocks_each(inputs, options, {out.chunk_size, carried, 0}, workers.slots(), out);
 
   partial_sums all;  // the workers' sums added up
   for (auto const& w : workers.workers()) {

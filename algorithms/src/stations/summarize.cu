@@ -46,6 +46,11 @@ std::size_t default_chunk_size() {
 std::int64_t mean_tenths(station_summary const& s) { return mean_tenths(station_stats{s.min, s.max, s.sum, s.count}); }
 
 summary summarize(int fd, std::string const& label, summarize_options const& options) {
+  job::single_input input(fd, label, options.max_input_bytes);
+  return summarize_each(input, options);
+}
+
+summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
   summary out;
   out.times = job::stage_times(stage_names());
   out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
@@ -53,7 +58,8 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
     return worker(ctx, {key_mask(options.key_bits), options.portable_only, options.skip_invalid});
   });
   std::size_t const block_size = std::max<std::size_t>(out.chunk_size / 2, 1);  // two device slots
-  job::run_blocks(fd, label, options, {block_size, carried_line_bytes, text_padding_bytes}, workers.slots(), out);
+  std::string const label =
+      job::run_blocks_each(inputs, options, {block_size, carried_line_bytes, text_padding_bytes}, workers.slots(), out);
 
   {
     context const& ctx = workers.first_context();
