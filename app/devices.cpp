@@ -70,6 +70,7 @@ std::optional<hand_over> hand_over_choice(cxxopts::ParseResult const& args, std:
   if (ROWSCAN_APP_ON_GPU) how.get_ready = [] { job::start_gpu(); };
   if (auto const text = option_text(args, "hand-over-after")) {
     how.after_claims = static_cast<std::size_t>(parse_whole_number("hand-over-after", *text, 0, UINT64_MAX));
+    how.forced = true;
     return how;
   }
   bool const automatic = device_choice_option(args).kind == job::device_choice::automatic;

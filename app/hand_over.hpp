@@ -40,9 +40,21 @@ struct hand_over {
   /// Testing: hand over only once this many pieces were claimed (or all were), so a test can force a
   /// split; 0: as soon as the taker is ready.
   std::size_t after_claims = 0;
+  /// A test asked for this hand-over (--hand-over-after). Otherwise a share with a stream or a
+  /// compressed file runs without one: a host worker would read such a file whole, alone.
+  bool forced = false;
   /// Makes the taker ready (the GPU's context), while the early workers fold; nothing for the cpu build.
   std::function<void()> get_ready;
 };
+
+/// Whether a share is folded with the hand-over `how`: a forced one always; otherwise only when
+/// every piece of the share is a regular text file, which claims can cut.
+inline bool hands_over(hand_over const* how, std::vector<input_source> const& sources,
+                       std::vector<input_piece> const& share) {
+  if (how == nullptr) return false;
+  return how->forced || std::all_of(share.begin(), share.end(),
+                                    [&](input_piece const& piece) { return sources[piece.source].splittable; });
+}
 
 /// The early workers of this build: the host system's copy of the tool in the CUDA build, this copy otherwise.
 inline void start_early_workers_on_host(rowscan_shared::early_workers& early) {

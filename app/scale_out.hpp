@@ -77,7 +77,7 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
 
   Summary answer = work.empty;
   std::vector<piece_record> records;
-  if (hand != nullptr) {
+  if (hands_over(hand, sources, share)) {
     answer = fold_handing_over(sources, share, options, work, *hand, records);
   } else {
     answer = fold_in_turn(sources, share, options, work, records, alone);

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The start-up timeline of one `rowscan stations --stats` run: what each worker did when.
+
+    scripts/timeline_chart.py csv STATS.txt COMMIT DEVICE > docs/data/timeline-....csv
+    scripts/timeline_chart.py svg TIMELINE.csv TITLE > docs/charts/timeline-....svg
+
+`csv` reads the worker lines of --stats ("worker 3  12 blocks  25.2 MB  0.210 s busy ... first block
+at 1.4 ms", "gpu 16 ...") and the "hand-over at" stage into one row per worker. `svg` draws one bar
+per worker from its first block to its first block plus its busy time, on a linear axis from zero in
+milliseconds, with the hand-over as a vertical line. A bar is the span a worker would need if it were
+busy without a break from its first block: the figures are totals, not a trace.
+"""
+import csv
+import re
+import sys
+
+WORKER = re.compile(r"^\s*(worker|gpu)\s+(\d+)\s+(\d+) blocks\s+([\d.]+) MB\s+([\d.]+) s busy\s+([\d.]+) MB/s, "
+                    r"first block at ([\d.]+) ms")
+HAND_OVER = re.compile(r"^\s*hand-over at\s+([\d.]+) ms")
+TOTAL = re.compile(r"^\s*total\s+([\d.]+) ms")
+COLOURS = {"host": "#4e79a7", "gpu": "#59a14f"}  # the same in every rowscan chart: host blue, GPU green
+
+
+def to_csv(stats_path, commit, device):
+    hand_over = total = ""
+    rows = []
+    for line in open(stats_path, encoding="utf-8"):
+        if m := WORKER.match(line):
+            who, index, blocks, mb, busy, _, first = m.groups()
+            rows.append([index, "gpu" if who == "gpu" else "host", blocks, mb, f"{float(busy) * 1e3:.1f}", first])
+        elif m := HAND_OVER.match(line):
+            hand_over = m.group(1)
+        elif m := TOTAL.match(line):
+            total = m.group(1)
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["commit", "device", "worker", "processor", "blocks", "megabytes", "busy_ms", "first_block_ms",
+                  "hand_over_ms", "total_ms"])
+    for row in rows:
+        out.writerow([commit, device] + row + [hand_over, total])
+
+
+def to_svg(csv_path, title):
+    rows = list(csv.DictReader(open(csv_path, encoding="utf-8")))
+    total = float(rows[0]["total_ms"])
+    hand_over = float(rows[0]["hand_over_ms"] or 0)
+    width, left, right, bar, gap, top = 760, 120, 20, 14, 4, 50
+    height = top + len(rows) * (bar + gap) + 50
+    scale = (width - left - right) / total
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
+             f'font-size="11">',
+             f'<text x="{left}" y="20" font-size="13">{title}</text>',
+             f'<text x="{left}" y="36" fill="#555">each bar: first block to first block + busy time (ms); '
+             f'host workers blue, GPU green</text>']
+    for i, r in enumerate(rows):
+        y = top + i * (bar + gap)
+        start = float(r["first_block_ms"])
+        busy = float(r["busy_ms"])
+        label = f'{"GPU" if r["processor"] == "gpu" else "host"} {r["worker"]}'
+        parts.append(f'<text x="{left - 6}" y="{y + bar - 3}" text-anchor="end">{label}</text>')
+        parts.append(f'<rect x="{left + start * scale:.1f}" y="{y}" width="{max(busy * scale, 0.5):.1f}" '
+                     f'height="{bar}" fill="{COLOURS[r["processor"]]}"/>')
+        parts.append(f'<text x="{left + (start + busy) * scale + 4:.1f}" y="{y + bar - 3}" fill="#555">'
+                     f'{float(r["megabytes"]):.0f} MB</text>')
+    axis_y = top + len(rows) * (bar + gap) + 6
+    parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{width - right}" y2="{axis_y}" stroke="#000"/>')
+    step = 100 if total > 400 else 50 if total > 150 else 20
+    for t in range(0, int(total) + 1, step):
+        x = left + t * scale
+        parts.append(f'<line x1="{x:.1f}" y1="{axis_y}" x2="{x:.1f}" y2="{axis_y + 4}" stroke="#000"/>')
+        parts.append(f'<text x="{x:.1f}" y="{axis_y + 16}" text-anchor="middle">{t}</text>')
+    parts.append(f'<text x="{width - right}" y="{axis_y + 32}" text-anchor="end">milliseconds from the start of '
+                 f'the run (total {total:.0f} ms)</text>')
+    if hand_over > 0:
+        x = left + hand_over * scale
+        parts.append(f'<line x1="{x:.1f}" y1="{top - 6}" x2="{x:.1f}" y2="{axis_y}" stroke="#e15759" '
+                     f'stroke-dasharray="4 3"/>')
+        parts.append(f'<text x="{x + 4:.1f}" y="{top - 8}" fill="#e15759">GPU ready: hand-over at '
+                     f'{hand_over:.0f} ms</text>')
+    parts.append("</svg>")
+    print("\n".join(parts))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "csv":
+        to_csv(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) == 4 and sys.argv[1] == "svg":
+        to_svg(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit(__doc__)
