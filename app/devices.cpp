@@ -61,20 +61,31 @@ void add_devices_option(cxxopts::Options& options) {
       cxxopts::value<std::string>(), "K");
 }
 
+void use_chosen_gpu(cxxopts::ParseResult const& args) {
+  if (ROWSCAN_APP_ON_GPU) job::use_gpu(device_choice_option(args).gpu_index);
+}
+
 std::optional<hand_over> hand_over_choice(cxxopts::ParseResult const& args, std::string const& command,
                                           std::size_t chunk_size) {
   hand_over how;
   how.command = command;
   how.workers = job::host_worker_count();
   how.claim_bytes = chunk_size == 0 ? job::early_claim_bytes : std::min<std::uint64_t>(chunk_size, job::early_claim_bytes);
-  if (ROWSCAN_APP_ON_GPU) how.get_ready = [] { job::start_gpu(); };
+  auto const choice = device_choice_option(args);
+  // cudaSetDevice makes the device's context (CUDA 12 and later): the start-up the early workers hide.
+  auto get_gpu_ready = [gpu = choice.gpu_index] {
+    job::use_gpu(gpu);
+    job::start_gpu();
+  };
+  if (ROWSCAN_APP_ON_GPU) how.get_ready = get_gpu_ready;
   if (auto const text = option_text(args, "hand-over-after")) {
     how.after_claims = static_cast<std::size_t>(parse_whole_number("hand-over-after", *text, 0, UINT64_MAX));
     how.forced = true;
     return how;
   }
-  bool const automatic = device_choice_option(args).kind == job::device_choice::automatic;
+  bool const automatic = choice.kind == job::device_choice::automatic;
   if (ROWSCAN_APP_ON_GPU && ROWSCAN_HOST_SYSTEM_BUILT && automatic && ranks::count() == 1) return how;
+  if (ROWSCAN_APP_ON_GPU) get_gpu_ready();  // no hand-over: the GPU alone, from now
   return std::nullopt;
 }
 
@@ -101,8 +112,7 @@ bool hand_to_host_system(cxxopts::ParseResult const& args, std::vector<std::stri
     if (stats) std::cerr << "rowscan: no usable GPU (" << *problem << "): running on the host's cores\n";
     return true;
   }
-  job::use_gpu(choice.gpu_index);
-  return false;
+  return false;  // the GPU is made current by hand_over_choice, while host workers fold if they can
 #else
   (void)files;
   (void)stats;

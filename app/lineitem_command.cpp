@@ -75,6 +75,7 @@ int lineitem_command(int argc, char** argv) {
     throw usage_error(e.what());  // a malformed option is a usage error
   }
   if (args.count("explain")) {
+    use_chosen_gpu(args);
     io::input_file input(single_file_operand(args));
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad

@@ -80,6 +80,7 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
   if (hands_over(hand, sources, share)) {
     answer = fold_handing_over(sources, share, options, work, *hand, records);
   } else {
+    if (hand != nullptr && hand->get_ready) hand->get_ready();  // the taker alone (its GPU made current)
     answer = fold_in_turn(sources, share, options, work, records, alone);
   }
   double const fold_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

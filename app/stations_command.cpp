@@ -76,6 +76,7 @@ int stations_command(int argc, char** argv) {
   auto const format = stations::parse_output_format(
       parse_choice("format", option_text(args, "format").value_or("1brc"), {"1brc", "json", "csv"}));
   if (args.count("explain")) {
+    use_chosen_gpu(args);
     io::input_file input(single_file_operand(args));
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad

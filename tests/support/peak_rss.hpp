@@ -17,7 +17,9 @@ struct measured_run {
   std::uint64_t peak_rss_bytes;
 };
 
-/// `exe stations FILE --chunk-size C --no-progress > out`; exit code 127 if it could not start.
+/// `exe stations FILE --chunk-size C --devices cpu --no-progress > out`: on the host's workers in every
+/// build (in the CUDA build, --devices auto would move a larger file to the GPU, whose context alone
+/// is some hundreds of MB of host memory). Exit code 127 if it could not start.
 inline measured_run run_stations_measured(char const* exe, std::string const& file, std::uint64_t chunk,
                                           std::string const& out) {
   pid_t const pid = fork();
@@ -25,7 +27,7 @@ inline measured_run run_stations_measured(char const* exe, std::string const& fi
     int const fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0 || dup2(fd, 1) < 0) _exit(126);
     std::string const size = std::to_string(chunk);
-    execl(exe, exe, "stations", file.c_str(), "--chunk-size", size.c_str(), "--no-progress",
+    execl(exe, exe, "stations", file.c_str(), "--chunk-size", size.c_str(), "--devices", "cpu", "--no-progress",
           static_cast<char*>(nullptr));
     _exit(127);
   }

@@ -30,6 +30,7 @@ inline void add_report(run_report& into, run_report const& later) {
     into.shares[i].blocks += later.shares[i].blocks;
     into.shares[i].bytes += later.shares[i].bytes;
     into.shares[i].busy_seconds += later.shares[i].busy_seconds;
+    into.shares[i].on_gpu = later.shares[i].on_gpu;
   }
 }
 
