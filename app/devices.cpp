@@ -69,7 +69,7 @@ std::optional<hand_over> hand_over_choice(cxxopts::ParseResult const& args, std:
                                           std::size_t chunk_size) {
   hand_over how;
   how.command = command;
-  how.workers = job::host_worker_count();
+  how.workers = std::min(job::host_worker_count(), job::max_early_workers);
   how.claim_bytes = chunk_size == 0 ? job::early_claim_bytes : std::min<std::uint64_t>(chunk_size, job::early_claim_bytes);
   auto const choice = device_choice_option(args);
   // cudaSetDevice makes the device's context (CUDA 12 and later): the start-up the early workers hide.

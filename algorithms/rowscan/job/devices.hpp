@@ -48,6 +48,12 @@ constexpr std::uint64_t small_input_bytes(unsigned host_workers) {
 /// a one-worker run of the driver, its table merged) stay under a few percent of it.
 constexpr std::uint64_t early_claim_bytes = std::uint64_t{2} << 20;
 
+/// The most host workers that fold while a GPU starts. More take cores the GPU's start-up and its
+/// reader threads need: on the H100 machine (16 cores), a 1.1 GB input took 0.462 s whole-process
+/// with 1 or 4 early workers, 0.472 s with 8 and 0.575 s with 16, against 0.464 s for the GPU alone
+/// (docs/performance.md, "Every processor at once").
+constexpr unsigned max_early_workers = 4;
+
 /// Records this process's rank among those of its node (MPI's node-local rank): default_gpu is then
 /// GPU local_rank % (the node's GPUs). Touches no device.
 void set_node_local_rank(int local_rank);
