@@ -19,7 +19,7 @@ exe=${ROWSCAN:-build/cuda/app/rowscan}
 out=${OUT:-build/cuda/hand-over}
 data=${DATA_DIR:-/tmp}
 mkdir -p "$out"
-commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+commit=${COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ',' ' ' || echo none)
 cores=$(nproc)
 csv="$out/hand-over-$label.csv"
