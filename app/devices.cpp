@@ -23,7 +23,7 @@ job::device_choice device_choice_option(cxxopts::ParseResult const& args) {
   if (args.count("devices") == 0) return {};
   auto const text = args["devices"].as<std::string>();
   auto const choice = job::parse_device_choice(text);
-  if (!choice) throw usage_error("--devices: '" + text + "' is not one of auto, cpu, gpu, gpu:N");
+  if (!choice) throw usage_error("--devices: '" + text + "' is not one of auto, cpu, gpu, gpu:N, cpu+gpu");
   return *choice;
 }
 
@@ -52,8 +52,8 @@ void add_devices_option(cxxopts::Options& options) {
   options.add_options()(
       "devices",
       "the processors that run the job: auto (the default: the host's cores for inputs that they finish "
-      "before a GPU could start, or when no GPU is usable; otherwise the host's cores from the start and the "
-      "GPU from when it is ready), cpu, gpu (the first GPU alone) or gpu:N",
+      "before a GPU could start, or when no GPU is usable; the GPU otherwise), cpu, gpu (the first GPU), gpu:N, "
+      "or cpu+gpu (as auto, but a few host workers fold the input's first pieces while the GPU starts)",
       cxxopts::value<std::string>(), "WHERE");
   options.add_options(testing_group)(
       "hand-over-after", "host workers fold the first K pieces of the input, then the GPU (the cpu build: its "
@@ -83,8 +83,8 @@ std::optional<hand_over> hand_over_choice(cxxopts::ParseResult const& args, std:
     how.forced = true;
     return how;
   }
-  bool const automatic = choice.kind == job::device_choice::automatic;
-  if (ROWSCAN_APP_ON_GPU && ROWSCAN_HOST_SYSTEM_BUILT && automatic && ranks::count() == 1) return how;
+  bool const both = choice.kind == job::device_choice::cpu_and_gpu;
+  if (ROWSCAN_APP_ON_GPU && ROWSCAN_HOST_SYSTEM_BUILT && both && ranks::count() == 1) return how;
   if (ROWSCAN_APP_ON_GPU) get_gpu_ready();  // no hand-over: the GPU alone, from now
   return std::nullopt;
 }
@@ -100,7 +100,8 @@ bool hand_to_host_system(cxxopts::ParseResult const& args, std::vector<std::stri
     return true;
   }
   // --explain reads at most 4096 bytes: always a small input.
-  if (choice.kind == job::device_choice::automatic && host_system_built &&
+  bool const may_stay_on_host = choice.kind == job::device_choice::automatic || choice.kind == job::device_choice::cpu_and_gpu;
+  if (may_stay_on_host && host_system_built &&
       (args.count("explain") > 0 || known_input_bytes(files) <= job::small_input_bytes(job::host_worker_count()))) {
     return true;
   }
@@ -116,7 +117,7 @@ bool hand_to_host_system(cxxopts::ParseResult const& args, std::vector<std::stri
 #else
   (void)files;
   (void)stats;
-  if (choice.kind == job::device_choice::gpu) {
+  if (choice.kind == job::device_choice::gpu || choice.kind == job::device_choice::cpu_and_gpu) {
     throw usage_error("--devices " + args["devices"].as<std::string>() +
                       ": this rowscan was built without CUDA (the cpu preset); it runs on the host's cores");
   }

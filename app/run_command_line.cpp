@@ -38,7 +38,7 @@ constexpr char const* usage_text =
     "  --chunk-size BYTES     text processed at once: 128 (lineitem: 256) to 2G, or 0 for the default, sized\n"
     "                         from free device memory\n"
     "  --threads N            stations: threads reading a regular file, 1 to 64 (default: one per core, up to 16)\n"
-    "  --devices WHERE        auto (the default), cpu, gpu or gpu:N: the processor that runs the job\n"
+    "  --devices WHERE        auto (the default), cpu, gpu, gpu:N or cpu+gpu: the processors that run the job\n"
     "  --stats                per-stage times to stderr (and, for lineitem --format json, in the JSON)\n"
     "  --skip-invalid         skip bad lines; stderr gets how many and where the first 5 were\n"
     "  --no-progress          stations: no progress bar (shown only on a terminal, after a second)\n"

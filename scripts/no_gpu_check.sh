@@ -19,11 +19,11 @@ failed=0
 printf 'a;1.0\nb;oops\nc;3.0\n' > "$work/bad.txt"
 "$cpu" generate lineitem --scale 0.001 -o "$work/lineitem.tbl"
 
-# same ARGS...: the two binaries agree byte for byte on ARGS (with --devices auto and cpu on the CUDA one).
+# same ARGS...: the two binaries agree byte for byte on ARGS (with --devices auto, cpu and cpu+gpu on the CUDA one).
 same() {
   local expected_code=0
   "$cpu" "$@" > "$work/cpu.out" 2> "$work/cpu.err" || expected_code=$?
-  for devices in auto cpu; do
+  for devices in auto cpu cpu+gpu; do
     local code=0
     # OMP_NUM_THREADS=1 makes --devices auto consider a 28 MB input large: it probes the GPU.
     OMP_NUM_THREADS=1 "$cuda" "$@" --devices $devices > "$work/cuda.out" 2> "$work/cuda.err" || code=$?

@@ -26,6 +26,7 @@ class CliDevices : public support::cli_fixture {
     if (built_for_cuda_) {
       choices_.push_back(" --devices gpu");
       choices_.push_back(" --devices gpu:0");
+      choices_.push_back(" --devices cpu+gpu");
     }
   }
 
@@ -111,14 +112,16 @@ TEST_F(CliDevices, BadValuesAreUsageErrors) {
   for (char const* value : {"tpu", "gpu:", "gpu:x", "gpu:-1", "GPU", ""}) {
     auto const r = run("stations --devices '" + std::string(value) + "'" + m);
     EXPECT_EQ(r.exit_code, 2) << value;
-    EXPECT_EQ(r.err, "rowscan: error: --devices: '" + std::string(value) + "' is not one of auto, cpu, gpu, gpu:N (see --help)\n")
+    EXPECT_EQ(r.err, "rowscan: error: --devices: '" + std::string(value) + "' is not one of auto, cpu, gpu, gpu:N, cpu+gpu (see --help)\n")
         << value;
   }
   if (!built_for_cuda()) {
-    auto const r = run("lineitem --suppkey-below 5 --devices gpu" + m);
-    EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(r.err, "rowscan: error: --devices gpu: this rowscan was built without CUDA (the cpu preset); it runs "
-                     "on the host's cores (see --help)\n");
+    for (std::string const value : {"gpu", "cpu+gpu"}) {
+      auto const r = run("lineitem --suppkey-below 5 --devices " + value + m);
+      EXPECT_EQ(r.exit_code, 2);
+      EXPECT_EQ(r.err, "rowscan: error: --devices " + value +
+                           ": this rowscan was built without CUDA (the cpu preset); it runs on the host's cores (see --help)\n");
+    }
   }
 }
 

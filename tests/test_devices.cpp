@@ -12,6 +12,7 @@ using rowscan::job::parse_device_choice;
 TEST(Devices, ParsesEveryChoice) {
   EXPECT_EQ(parse_device_choice("auto")->kind, device_choice::automatic);
   EXPECT_EQ(parse_device_choice("cpu")->kind, device_choice::cpu);
+  EXPECT_EQ(parse_device_choice("cpu+gpu")->kind, device_choice::cpu_and_gpu);
   auto const first = parse_device_choice("gpu");
   ASSERT_TRUE(first);
   EXPECT_EQ(first->kind, device_choice::gpu);
@@ -23,7 +24,7 @@ TEST(Devices, ParsesEveryChoice) {
 }
 
 TEST(Devices, RejectsAnythingElse) {
-  for (char const* text : {"", "GPU", "gpu:", "gpu:x", "gpu:-1", "gpu:1x", "gpu:0,1", "cpu:0", "auto ", "gpus",
+  for (char const* text : {"", "GPU", "gpu:", "gpu:x", "gpu:-1", "gpu:1x", "gpu:0,1", "cpu:0", "auto ", "gpus", "gpu+cpu", "cpu+gpu:1",
                            "gpu:99999999999999999999"}) {
     EXPECT_FALSE(parse_device_choice(text)) << '\'' << text << '\'';
   }

@@ -19,13 +19,14 @@ namespace rowscan::job {
 /// This process's GPU when none is named: under mpirun the node-local rank's (rank % GPUs), else the first.
 constexpr int default_gpu = -1;
 
-/// --devices: auto (the default), cpu, gpu (this process's GPU: default_gpu) or gpu:N.
+/// --devices: auto (the default), cpu, gpu (this process's GPU: default_gpu), gpu:N, or cpu+gpu (host
+/// workers from the start and this process's GPU from when it is ready: app/hand_over.hpp).
 struct device_choice {
-  enum kind_t { automatic, cpu, gpu } kind = automatic;
+  enum kind_t { automatic, cpu, gpu, cpu_and_gpu } kind = automatic;
   int gpu_index = default_gpu;
 };
 
-/// Parses "auto", "cpu", "gpu" or "gpu:N"; nothing for anything else.
+/// Parses "auto", "cpu", "gpu", "gpu:N" or "cpu+gpu"; nothing for anything else.
 std::optional<device_choice> parse_device_choice(std::string_view text);
 
 /// Bytes of text one host worker folds in the time a GPU takes to start. Measured on the H100 machine

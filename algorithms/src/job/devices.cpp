@@ -13,6 +13,7 @@ std::optional<device_choice> parse_device_choice(std::string_view text) {
   if (text == "auto") return device_choice{device_choice::automatic, default_gpu};
   if (text == "cpu") return device_choice{device_choice::cpu, default_gpu};
   if (text == "gpu") return device_choice{device_choice::gpu, default_gpu};
+  if (text == "cpu+gpu") return device_choice{device_choice::cpu_and_gpu, default_gpu};
   constexpr std::string_view prefix = "gpu:";
   if (text.substr(0, prefix.size()) != prefix || text.size() == prefix.size()) return std::nullopt;
   int index = 0;
