@@ -26,7 +26,7 @@ table per run, with the time, GB/s, % of the copy's rate, step and cumulative sp
   <!-- value: docs/data/reduction_ladder-h100.csv variant=thrust_reduce gb_per_s ,.0f -->2,748<!-- /value -->
 
 quotes one number inline: the column (here gb_per_s) of the one row whose columns equal the given
-values (COLUMN=VALUE, as many as needed; `+` stands for a space in VALUE), formatted with the Python
+values (COLUMN=VALUE, as many as needed; `+` stands for a space in VALUE, `++` for a plus sign), formatted with the Python
 format spec at the end (optional: the CSV's text as it is). A value spans no line break; no row or
 more than one row is an error.
 
@@ -126,7 +126,8 @@ def value(arg):
     source = ROOT / path
     if not source.is_file():
         raise DocsError(f"value '{arg}': no file {path}")
-    wanted = [(k, v.replace("+", " ")) for k, _, v in (c.partition("=") for c in conditions)]
+    wanted = [(k, v.replace("++", "\0").replace("+", " ").replace("\0", "+"))
+              for k, _, v in (c.partition("=") for c in conditions)]
     with source.open(newline="", encoding="utf-8") as f:
         found = [r for r in csv.DictReader(f) if all(r.get(k) == v for k, v in wanted)]
     if len(found) != 1:

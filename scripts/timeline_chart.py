@@ -44,7 +44,7 @@ def to_svg(csv_path, title):
     rows = list(csv.DictReader(open(csv_path, encoding="utf-8")))
     total = float(rows[0]["total_ms"])
     hand_over = float(rows[0]["hand_over_ms"] or 0)
-    width, left, right, bar, gap, top = 760, 120, 20, 14, 4, 50
+    width, left, right, bar, gap, top = 780, 120, 70, 14, 4, 50
     height = top + len(rows) * (bar + gap) + 50
     scale = (width - left - right) / total
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
