@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+// The learning path's exercises (docs/README.md) whose answers are facts, not timings: each test runs
+// what the exercise asks and checks the answer the page gives. Timing exercises stay measurements.
+#include "reference/stations_reference.hpp"
+#include "support/cli_fixture.hpp"
+#include "support/host_workers_env.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+namespace {
+
+using Exercises = support::cli_fixture;
+
+/// "N chunk(s) of C bytes (F fast, G general)" from a --stats headline.
+struct paths_taken {
+  int chunks = 0, fast = 0, general = 0;
+};
+
+paths_taken paths_of(std::string const& stats) {
+  std::smatch m;
+  static std::regex const headline(R"((\d+) chunk\(s\) of \d+ bytes \((\d+) fast, (\d+) general\))");
+  if (!std::regex_search(stats, m, headline)) return {};
+  return {std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3])};
+}
+
+// Exercise 4 (stations.md): the same bytes at any chunk size; the general path runs only for the first
+// block of each worker, which teaches it the stations; smaller chunks mean more blocks.
+TEST_F(Exercises, StationsChunkSizeChangesBlocksNotTheAnswer) {
+  support::host_workers_env const two_workers{2};
+  auto const g = run("generate measurements --rows 200000 --stations 413 --seed 4 -o '" + path("m.txt") + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  auto const small = run("stations --stats --devices cpu --chunk-size 256K '" + path("m.txt") + "'");
+  auto const whole = run("stations --stats --devices cpu '" + path("m.txt") + "'");
+  ASSERT_EQ(small.exit_code, 0) << small.err;
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_EQ(small.out, whole.out);
+  EXPECT_EQ(small.out, reference::stations_answer(support::read_file(path("m.txt"))));
+  paths_taken const many = paths_of(small.err);
+  paths_taken const few = paths_of(whole.err);
+  EXPECT_GT(many.chunks, few.chunks) << small.err << whole.err;
+  EXPECT_LE(many.general, 2) << "at most one general block per worker\n" << small.err;
+  EXPECT_EQ(many.fast + many.general, many.chunks) << small.err;
+}
+
+// Exercise 6 (job-driver.md): two bad lines, skipped; the answer and the report of where they are do
+// not depend on how many workers fold the blocks, nor on the chunk size.
+TEST_F(Exercises, SkippedLinesDoNotDependOnWorkersOrChunks) {
+  auto const g = run("generate measurements --rows 50000 --stations 100 --seed 6 -o '" + path("good.txt") + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  std::string text = support::read_file(path("good.txt"));
+  text.insert(text.find('\n', text.size() / 3) + 1, "no separator here\n");
+  text.insert(text.find('\n', 2 * text.size() / 3) + 1, "Oslo;99.99\n");
+  support::write_file(path("m.txt"), text);
+  std::string first_out, first_err;
+  for (int workers : {1, 2}) {
+    support::host_workers_env const env{workers};
+    for (char const* chunk : {"128K", "1M"}) {
+      auto const r = run(std::string("stations --skip-invalid --devices cpu --chunk-size ") + chunk + " '" + path("m.txt") + "'");
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      if (first_out.empty()) {
+        first_out = r.out;
+        first_err = r.err;
+        EXPECT_NE(r.err.find("skipped 2 invalid lines"), std::string::npos) << r.err;
+      }
+      EXPECT_EQ(r.out, first_out) << workers << " workers, chunk " << chunk;
+      EXPECT_EQ(r.err, first_err) << workers << " workers, chunk " << chunk;
+    }
+  }
+}
+
+// job-driver.md, exercise 1: a line that straddles a block boundary belongs to the block where it
+// starts, so every chunk size counts every line once.
+TEST_F(Exercises, EveryChunkSizeCountsEachLineOnce) {
+  auto const g = run("generate measurements --rows 30000 --stations 50 --seed 8 -o '" + path("m.txt") + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  for (char const* chunk : {"4K", "5K", "64K", "1M"}) {
+    auto const r = run(std::string("stations --stats --devices cpu --chunk-size ") + chunk + " '" + path("m.txt") + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find(" 30000 lines,"), std::string::npos) << "chunk " << chunk << '\n' << r.err;
+  }
+}
+
+}  // namespace
