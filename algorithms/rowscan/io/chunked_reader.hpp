@@ -57,6 +57,10 @@ class chunked_reader {
   chunked_reader(chunked_reader const&) = delete;
   chunked_reader& operator=(chunked_reader const&) = delete;
 
+  /// Where reading started in the file (the descriptor's position; 0 for a stream): a chunk's
+  /// input_offset counts from here, error positions from the file's start.
+  std::uint64_t first_byte() const { return base_offset_; }
+
   /// The next chunk, valid until the next call; false at the end of the input. Throws rowscan::error
   /// naming the input if reading fails or a file shrinks while it is read.
   bool next(text_chunk& chunk);
@@ -86,6 +90,7 @@ class chunked_reader {
   bool seekable_;
   std::uint64_t base_offset_ = 0;  ///< the descriptor's position when the reader started
   std::uint64_t file_size_ = 0;    ///< bytes to read from base_offset_ (seekable inputs)
+  std::uint64_t whole_file_ = 0;   ///< the file's size when the reader started (seekable inputs)
   std::uint64_t block_count_ = 0;  ///< blocks of a seekable input
   std::size_t slice_size_ = 0;
   std::size_t slices_per_block_ = 1;

@@ -50,6 +50,7 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   if (seekable_) {
     base_offset_ = static_cast<std::uint64_t>(position);
     auto const size = static_cast<std::uint64_t>(st.st_size);
+    whole_file_ = size;
     file_size_ = std::min(size > base_offset_ ? size - base_offset_ : 0, options_.max_bytes);
     block_count_ = (file_size_ + options_.block_size - 1) / options_.block_size;
     threads = options_.threads != 0 ? options_.threads : default_threads();
@@ -190,11 +191,11 @@ void chunked_reader::read_slice(std::uint64_t block, std::size_t slice) {
     ssize_t const got = ::pread(fd_, out + done, end - done, static_cast<off_t>(block_offset + done));
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw_read_error(label_, block_offset + done - base_offset_);
+      throw_read_error(label_, block_offset + done);  // positions in errors count from the file's start
     }
     if (got == 0) {
-      throw error(label_ + ": the file shrank while it was read (it had " + std::to_string(file_size_) +
-                  " bytes; reading stopped at byte " + std::to_string(block_offset + done - base_offset_) + ")");
+      throw error(label_ + ": the file shrank while it was read (it had " + std::to_string(whole_file_) +
+                  " bytes; reading stopped at byte " + std::to_string(block_offset + done) + ")");
     }
     done += static_cast<std::size_t>(got);
   }

@@ -46,9 +46,10 @@ std::size_t device_bytes_in_use() {
 }
 
 /// Folds a block's text (device-system memory) with a worker, in halves if the device runs out of
-/// memory for the whole; its tally, positions relative to the block.
+/// memory for the whole; its tally, positions relative to the block. file_offset (where the block
+/// starts in its file) is for the out-of-memory error.
 // [docs:fold-in-halves]
-tally fold_block(worker_slot const& slot, char const* text, std::size_t size, std::uint64_t input_offset,
+tally fold_block(worker_slot const& slot, char const* text, std::size_t size, std::uint64_t file_offset,
                  std::string const& label, std::size_t chunk_size) {
   auto split_after = [&](std::size_t middle) { return line_start_after(text, middle, size, *slot.ctx); };
   auto fold = [&](std::size_t begin, std::size_t end) {
@@ -60,7 +61,7 @@ tally fold_block(worker_slot const& slot, char const* text, std::size_t size, st
     return in_halves_if_out_of_memory(size, split_after, fold);
   } catch (out_of_memory_twice const& e) {
     throw device_error(label + ": out of device memory for the " + std::to_string(e.size) + "-byte chunk at byte " +
-                       std::to_string(input_offset + e.offset) +
+                       std::to_string(file_offset + e.offset) +
                        ", and again for half of it; " + slot.worker->out_of_memory_advice(chunk_size));
   }
 }
@@ -83,8 +84,8 @@ void add_overlong_line(tally& here, block_worker const& worker, std::string cons
 class host_workers {
  public:
   host_workers(std::vector<worker_slot> const& slots, std::size_t text_padding, std::string const& label,
-               std::size_t chunk_size, std::chrono::steady_clock::time_point run_start)
-      : padding_(text_padding), label_(label), chunk_size_(chunk_size), run_start_(run_start) {
+               std::size_t chunk_size, std::chrono::steady_clock::time_point run_start, std::uint64_t first_byte)
+      : padding_(text_padding), label_(label), chunk_size_(chunk_size), run_start_(run_start), first_byte_(first_byte) {
     for (worker_slot const& slot : slots) workers_.push_back(std::make_unique<state>(slot));
     try {
       for (auto& w : workers_) w->thread = std::thread([this, &w = *w] { run(w); });
@@ -120,7 +121,7 @@ class host_workers {
     if (w.text.size() < block.size + padding_) w.text.resize(block.size + padding_);  // the worker is idle
     if (block.size > 0) std::memcpy(thrust::raw_pointer_cast(w.text.data()), block.data, block.size);  // else no buffer yet
     lock.lock();
-    w.block = {index, block.size, block.input_offset};
+    w.block = {index, block.size, first_byte_ + block.input_offset};
     w.busy = true;
     if (tallies_.size() <= index) tallies_.resize(index + 1);
     work_.notify_all();
@@ -155,7 +156,7 @@ class host_workers {
   struct block_task {
     std::size_t index = 0;
     std::size_t size = 0;
-    std::uint64_t input_offset = 0;
+    std::uint64_t file_offset = 0;  // where the block starts in its file
   };
   struct state {
     explicit state(worker_slot s) : slot(s) {}
@@ -186,7 +187,7 @@ class host_workers {
       std::exception_ptr failure;
       auto const start = std::chrono::steady_clock::now();
       try {
-        t = fold_block(w.slot, thrust::raw_pointer_cast(w.text.data()), w.block.size, w.block.input_offset, label_,
+        t = fold_block(w.slot, thrust::raw_pointer_cast(w.text.data()), w.block.size, w.block.file_offset, label_,
                        chunk_size_);
       } catch (...) {
         failure = std::current_exception();
@@ -213,6 +214,7 @@ class host_workers {
   std::string const& label_;
   std::size_t chunk_size_;
   std::chrono::steady_clock::time_point run_start_;  // the driver's start: workers' first blocks are timed from it
+  std::uint64_t first_byte_;                         // where the reader started in the file
   std::vector<std::unique_ptr<state>> workers_;
   std::mutex mutex_;
   std::condition_variable work_;  // a worker has a block, or it is time to quit
@@ -311,7 +313,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     // [docs:fold-block]
     uploader.device_waits_for(slot);
     char const* const text = thrust::raw_pointer_cast(slot_text[slot].data());
-    tally here = fold_block(gpu, text, block.size, block.input_offset, label, report.chunk_size);
+    tally here = fold_block(gpu, text, block.size, reader.first_byte() + block.input_offset, label, report.chunk_size);
     uploader.consumed(slot);
     if (block.overlong_line) add_overlong_line(here, *gpu.worker, prefix, block.size);
     input = merge(std::move(input), here);
@@ -321,7 +323,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     if (options.progress) options.progress(block.input_offset + block.size);
   }
 #else
-  host_workers hosts(workers, layout.text_padding, label, report.chunk_size, setup_start);
+  host_workers hosts(workers, layout.text_padding, label, report.chunk_size, setup_start, reader.first_byte());
   report.times.add("reader setup", seconds_since(setup_start));
   std::optional<std::pair<std::size_t, std::string>> overlong;  // the block it follows, and its prefix
   io::text_chunk block{};
