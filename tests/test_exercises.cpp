@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The learning path's exercises (docs/README.md) whose answers are facts, not timings: each test runs
-// what the exercise asks and checks the answer the page gives. Timing exercises stay measurements.
+// The exercises whose answers are facts, not timings (docs/README.md's learning path and the pages'
+// "What you learned, and exercises"): each test runs what the exercise asks and checks the answer the
+// page gives. Timing exercises stay measurements.
 #include "reference/stations_reference.hpp"
 #include "support/cli_fixture.hpp"
 #include "support/host_workers_env.hpp"
@@ -81,6 +82,61 @@ TEST_F(Exercises, EveryChunkSizeCountsEachLineOnce) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find(" 30000 lines,"), std::string::npos) << "chunk " << chunk << '\n' << r.err;
   }
+}
+
+// stations.md, exercise 1: with no key bits every name collides, and the exact fallback gives the same bytes.
+TEST_F(Exercises, StationsKeyBitsChangeNothing) {
+  auto const g = run("generate measurements --rows 20000 --stations 300 --seed 10 -o '" + path("m.txt") + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  auto const plain = run("stations '" + path("m.txt") + "'");
+  auto const no_bits = run("stations --key-bits 0 '" + path("m.txt") + "'");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(no_bits.exit_code, 0) << no_bits.err;
+  EXPECT_EQ(no_bits.out, plain.out);
+}
+
+// stations.md, exercise 2: a station the dictionary has not seen sends its block down the general path.
+TEST_F(Exercises, ANewStationTakesTheGeneralPath) {
+  support::host_workers_env const one_worker{1};
+  auto const g = run("generate measurements --rows 40000 --stations 50 --seed 11 -o '" + path("m.txt") + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  std::string const args = "stations --stats --devices cpu --chunk-size 64K '" + path("m.txt") + "'";
+  auto const before = run(args);
+  support::write_file(path("m.txt"), support::read_file(path("m.txt")) + "Newtown;1.0\n");
+  auto const after = run(args);
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  ASSERT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_EQ(paths_of(after.err).general, paths_of(before.err).general + 1) << before.err << after.err;
+  EXPECT_NE(after.out.find("Newtown=1.0/1.0/1.0"), std::string::npos) << after.out;
+}
+
+// scale-out.md, exercise 1: a file's last line ends with the file, so two parts answer as the whole.
+TEST_F(Exercises, TwoPartsAnswerAsTheWhole) {
+  auto const g = run("generate measurements --rows 5000 --stations 40 --seed 12 -o '" + path("m.txt") + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  std::string const text = support::read_file(path("m.txt"));
+  std::size_t const cut = text.find('\n', text.size() / 2);
+  support::write_file(path("first"), text.substr(0, cut));  // its last line without '\n'
+  support::write_file(path("second"), text.substr(cut + 1));
+  auto const whole = run("stations '" + path("m.txt") + "'");
+  auto const parts = run("stations '" + path("first") + "' '" + path("second") + "'");
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_EQ(parts.exit_code, 0) << parts.err;
+  EXPECT_EQ(parts.out, whole.out);
+}
+
+// lineitem.md, exercises 1 and 2: answers follow the thresholds' order; l_suppkey < 1 matches nothing.
+TEST_F(Exercises, LineitemThresholdsKeepTheirOrder) {
+  auto const g = run("generate lineitem --scale 0.001 --seed 3 -o '" + path("li.tbl") + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  auto const ascending = run("lineitem --suppkey-below 5,12 '" + path("li.tbl") + "'");
+  auto const descending = run("lineitem --suppkey-below 12,5 '" + path("li.tbl") + "'");
+  auto const none = run("lineitem --suppkey-below 1 '" + path("li.tbl") + "'");
+  ASSERT_EQ(ascending.exit_code, 0) << ascending.err;
+  ASSERT_EQ(descending.exit_code, 0) << descending.err;
+  std::size_t const split = ascending.out.find('\n') + 1;
+  EXPECT_EQ(descending.out, ascending.out.substr(split) + ascending.out.substr(0, split));
+  EXPECT_EQ(none.out, "0.00\n");
 }
 
 }  // namespace
