@@ -44,9 +44,9 @@ constexpr std::uint64_t small_input_bytes(unsigned host_workers) {
 }
 
 /// The pieces host workers claim while a GPU starts (app/hand_over.hpp): small enough that the pieces
-/// they still hold when the GPU takes the rest are done within tens of milliseconds (2 MiB is about
-/// 60 ms of one core's work on 1BRC text), large enough that a piece's fixed costs (opening the file,
-/// a one-worker run of the driver, its table merged) stay under a few percent of it.
+/// they still hold when the GPU takes the rest are done within tens of milliseconds (2 MiB is 20-40 ms
+/// of one core's work on 1BRC text: 50-100 MB/s per core in the H100 machine's --stats), large
+/// enough that a piece's fixed costs (opening the file, positioning it, a reader's set-up) stay small.
 constexpr std::uint64_t early_claim_bytes = std::uint64_t{2} << 20;
 
 /// The most host workers that fold while a GPU starts. More take cores the GPU's start-up and its
