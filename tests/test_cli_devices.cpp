@@ -117,10 +117,15 @@ TEST_F(CliDevices, BadValuesAreUsageErrors) {
   }
   if (!built_for_cuda()) {
     for (std::string const value : {"gpu", "cpu+gpu"}) {
-      auto const r = run("lineitem --suppkey-below 5 --devices " + value + m);
+      std::string args = "lineitem --suppkey-below 5 --devices ";
+      args += value;
+      args += m;
+      auto const r = run(args);
       EXPECT_EQ(r.exit_code, 2);
-      EXPECT_EQ(r.err, "rowscan: error: --devices " + value +
-                           ": this rowscan was built without CUDA (the cpu preset); it runs on the host's cores (see --help)\n");
+      std::string expected = "rowscan: error: --devices ";
+      expected += value;
+      expected += ": this rowscan was built without CUDA (the cpu preset); it runs on the host's cores (see --help)\n";
+      EXPECT_EQ(r.err, expected);
     }
   }
 }

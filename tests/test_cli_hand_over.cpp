@@ -27,7 +27,7 @@ class CliHandOver : public support::cli_fixture {
   /// Runs `rowscan ARGS` without a hand-over, then with --hand-over-after K for each K, and expects
   /// every run's exit code, stdout and stderr to equal the first's. Returns the first run.
   support::run_result expect_same_for_every_split(std::string const& args) const {
-    auto const plain = run(args);
+    support::run_result plain = run(args);
     for (std::size_t k : {0, 1, 2, 5, 13, 1000000}) {
       auto const r = run(args + " --hand-over-after " + std::to_string(k));
       EXPECT_EQ(r.exit_code, plain.exit_code) << args << ", after " << k;
