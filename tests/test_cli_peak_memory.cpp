@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -31,6 +32,29 @@ TEST_F(CliPeakMemory, DoesNotGrowWithTheFileSize) {
   std::uint64_t constexpr chunk = std::uint64_t{1} << 20;
   support::measured_run const once = support::run_stations_measured(ROWSCAN_EXE, path("once.txt"), chunk, path("out1.txt"));
   support::measured_run const four = support::run_stations_measured(ROWSCAN_EXE, path("four.txt"), chunk, path("out4.txt"));
+  ASSERT_EQ(once.exit_code, 0);
+  ASSERT_EQ(four.exit_code, 0);
+  EXPECT_EQ(support::read_file(path("out1.txt")), support::read_file(path("out4.txt")));
+  EXPECT_LE(four.peak_rss_bytes, once.peak_rss_bytes + (std::uint64_t{8} << 20))
+      << "peak RSS " << (once.peak_rss_bytes >> 20) << " MiB for 14 MB, " << (four.peak_rss_bytes >> 20)
+      << " MiB for 56 MB";
+}
+
+// The same under a hand-over in which the early workers fold every piece (--hand-over-after with more
+// pieces than the input has): each early worker holds one run's blocks and table, whatever the length.
+TEST_F(CliPeakMemory, EarlyWorkersDoNotGrowWithTheFileSize) {
+  support::host_workers_env const four_workers{4};
+  auto const g = run("generate measurements --rows 1000000 --stations 1000 --seed 9 -o '" + path("once.txt") + "'");
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  std::string const command = "cat '" + path("once.txt") + "' '" + path("once.txt") + "' '" + path("once.txt") +
+                              "' '" + path("once.txt") + "' > '" + path("four.txt") + "'";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  std::uint64_t constexpr chunk = std::uint64_t{1} << 20;
+  std::vector<std::string> const all_early = {"--hand-over-after", "1000000"};
+  support::measured_run const once =
+      support::run_stations_measured(ROWSCAN_EXE, path("once.txt"), chunk, path("out1.txt"), all_early);
+  support::measured_run const four =
+      support::run_stations_measured(ROWSCAN_EXE, path("four.txt"), chunk, path("out4.txt"), all_early);
   ASSERT_EQ(once.exit_code, 0);
   ASSERT_EQ(four.exit_code, 0);
   EXPECT_EQ(support::read_file(path("out1.txt")), support::read_file(path("out4.txt")));
