@@ -117,7 +117,10 @@ bool hand_to_host_system(cxxopts::ParseResult const& args, std::vector<std::stri
 #else
   (void)files;
   (void)stats;
-  if (choice.kind == job::device_choice::gpu || choice.kind == job::device_choice::cpu_and_gpu) {
+  // The host system's copy in the CUDA build runs what its GPU copy handed over (cpu+gpu without a
+  // usable GPU); only the cpu build lacks a GPU to name.
+  bool const names_a_gpu = choice.kind == job::device_choice::gpu || choice.kind == job::device_choice::cpu_and_gpu;
+  if (names_a_gpu && !ROWSCAN_HOST_COPY) {
     throw usage_error("--devices " + args["devices"].as<std::string>() +
                       ": this rowscan was built without CUDA (the cpu preset); it runs on the host's cores");
   }
