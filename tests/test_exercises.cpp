@@ -139,4 +139,17 @@ TEST_F(Exercises, LineitemThresholdsKeepTheirOrder) {
   EXPECT_EQ(none.out, "0.00\n");
 }
 
+// input-rules.md, exercises 1 and 2: a CR before the LF is an error at the CR; a CR inside a name is not.
+TEST_F(Exercises, CarriageReturnsBeforeTheLineFeedAreErrors) {
+  support::write_file(path("crlf.txt"), "Hamburg;12.0\r\n");
+  auto const crlf = run("stations '" + path("crlf.txt") + "'");
+  EXPECT_EQ(crlf.exit_code, 1);
+  EXPECT_EQ(crlf.err, "rowscan: error: " + path("crlf.txt") +
+                          ":1: byte 12: line ends with CR LF (a Windows line ending); convert the file to LF line endings\n");
+  support::write_file(path("inside.txt"), "a\rb;1.0\n");
+  auto const inside = run("stations '" + path("inside.txt") + "'");
+  EXPECT_EQ(inside.exit_code, 0) << inside.err;
+  EXPECT_EQ(inside.out, "{a\rb=1.0/1.0/1.0}\n");
+}
+
 }  // namespace
