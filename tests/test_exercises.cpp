@@ -13,7 +13,16 @@
 
 namespace {
 
-using Exercises = support::cli_fixture;
+class Exercises : public support::cli_fixture {
+ protected:
+  /// `rowscan generate measurements` into FILE in the test's directory (a fatal failure if it fails:
+  /// call it under ASSERT_NO_FATAL_FAILURE).
+  void generate(char const* file, int rows, int stations, int seed) {
+    auto const g = run("generate measurements --rows " + std::to_string(rows) + " --stations " +
+                       std::to_string(stations) + " --seed " + std::to_string(seed) + " -o '" + path(file) + "'");
+    ASSERT_EQ(g.exit_code, 0) << g.err;
+  }
+};
 
 /// "N chunk(s) of C bytes (F fast, G general)" from a --stats headline.
 struct paths_taken {
@@ -31,8 +40,7 @@ paths_taken paths_of(std::string const& stats) {
 // block of each worker, which teaches it the stations; smaller chunks mean more blocks.
 TEST_F(Exercises, StationsChunkSizeChangesBlocksNotTheAnswer) {
   support::host_workers_env const two_workers{2};
-  auto const g = run("generate measurements --rows 200000 --stations 413 --seed 4 -o '" + path("m.txt") + "'");
-  ASSERT_EQ(g.exit_code, 0) << g.err;
+  ASSERT_NO_FATAL_FAILURE(generate("m.txt", 200000, 413, 4));
   auto const small = run("stations --stats --devices cpu --chunk-size 256K '" + path("m.txt") + "'");
   auto const whole = run("stations --stats --devices cpu '" + path("m.txt") + "'");
   ASSERT_EQ(small.exit_code, 0) << small.err;
@@ -49,8 +57,7 @@ TEST_F(Exercises, StationsChunkSizeChangesBlocksNotTheAnswer) {
 // Exercise 6 (job-driver.md): two bad lines, skipped; the answer and the report of where they are do
 // not depend on how many workers fold the blocks, nor on the chunk size.
 TEST_F(Exercises, SkippedLinesDoNotDependOnWorkersOrChunks) {
-  auto const g = run("generate measurements --rows 50000 --stations 100 --seed 6 -o '" + path("good.txt") + "'");
-  ASSERT_EQ(g.exit_code, 0) << g.err;
+  ASSERT_NO_FATAL_FAILURE(generate("good.txt", 50000, 100, 6));
   std::string text = support::read_file(path("good.txt"));
   text.insert(text.find('\n', text.size() / 3) + 1, "no separator here\n");
   text.insert(text.find('\n', 2 * text.size() / 3) + 1, "Oslo;99.99\n");
@@ -75,8 +82,7 @@ TEST_F(Exercises, SkippedLinesDoNotDependOnWorkersOrChunks) {
 // job-driver.md, exercise 1: a line that straddles a block boundary belongs to the block where it
 // starts, so every chunk size counts every line once.
 TEST_F(Exercises, EveryChunkSizeCountsEachLineOnce) {
-  auto const g = run("generate measurements --rows 30000 --stations 50 --seed 8 -o '" + path("m.txt") + "'");
-  ASSERT_EQ(g.exit_code, 0) << g.err;
+  ASSERT_NO_FATAL_FAILURE(generate("m.txt", 30000, 50, 8));
   for (char const* chunk : {"4K", "5K", "64K", "1M"}) {
     auto const r = run(std::string("stations --stats --devices cpu --chunk-size ") + chunk + " '" + path("m.txt") + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -86,8 +92,7 @@ TEST_F(Exercises, EveryChunkSizeCountsEachLineOnce) {
 
 // stations.md, exercise 1: with no key bits every name collides, and the exact fallback gives the same bytes.
 TEST_F(Exercises, StationsKeyBitsChangeNothing) {
-  auto const g = run("generate measurements --rows 20000 --stations 300 --seed 10 -o '" + path("m.txt") + "'");
-  ASSERT_EQ(g.exit_code, 0) << g.err;
+  ASSERT_NO_FATAL_FAILURE(generate("m.txt", 20000, 300, 10));
   auto const plain = run("stations '" + path("m.txt") + "'");
   auto const no_bits = run("stations --key-bits 0 '" + path("m.txt") + "'");
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
@@ -98,8 +103,7 @@ TEST_F(Exercises, StationsKeyBitsChangeNothing) {
 // stations.md, exercise 2: a station the dictionary has not seen sends its block down the general path.
 TEST_F(Exercises, ANewStationTakesTheGeneralPath) {
   support::host_workers_env const one_worker{1};
-  auto const g = run("generate measurements --rows 40000 --stations 50 --seed 11 -o '" + path("m.txt") + "'");
-  ASSERT_EQ(g.exit_code, 0) << g.err;
+  ASSERT_NO_FATAL_FAILURE(generate("m.txt", 40000, 50, 11));
   std::string const args = "stations --stats --devices cpu --chunk-size 64K '" + path("m.txt") + "'";
   auto const before = run(args);
   support::write_file(path("m.txt"), support::read_file(path("m.txt")) + "Newtown;1.0\n");
@@ -112,8 +116,7 @@ TEST_F(Exercises, ANewStationTakesTheGeneralPath) {
 
 // scale-out.md, exercise 1: a file's last line ends with the file, so two parts answer as the whole.
 TEST_F(Exercises, TwoPartsAnswerAsTheWhole) {
-  auto const g = run("generate measurements --rows 5000 --stations 40 --seed 12 -o '" + path("m.txt") + "'");
-  ASSERT_EQ(g.exit_code, 0) << g.err;
+  ASSERT_NO_FATAL_FAILURE(generate("m.txt", 5000, 40, 12));
   std::string const text = support::read_file(path("m.txt"));
   std::size_t const cut = text.find('\n', text.size() / 2);
   support::write_file(path("first"), text.substr(0, cut));  // its last line without '\n'
