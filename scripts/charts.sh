@@ -23,8 +23,9 @@ if ! command -v gnuplot >/dev/null 2>&1; then
   exit 1
 fi
 shopt -s nullglob
-# Only the samples' files: their header starts with "sample," (memory-*.csv and devices-*.csv are tables).
-mapfile -t csvs < <(grep -l "^sample," docs/data/*.csv)
+# Only the samples' files: their header starts with "sample," and has gb_per_s (memory-*.csv, devices-*.csv
+# and the profiles are tables).
+mapfile -t csvs < <(grep -l "^sample,.*gb_per_s" docs/data/*.csv)
 if [ ${#csvs[@]} -eq 0 ]; then
   echo "charts: no docs/data/*.csv" >&2
   exit 1

@@ -18,7 +18,7 @@ output, which CTest checks the sample still prints). Marker lines inside a quote
   <!-- /csv-table -->
 
 renders a CSV file in the samples' --csv format (sample,device,variant,items,bytes,ms,gb_per_s) as a
-table; a file that does not exist yet renders as a line saying so. A file with the reduction ladder's
+table (Nsight Compute's counters from scripts/ncu_summary.py as a table of kernels); a file that does not exist yet renders as a line saying so. A file with the reduction ladder's
 extra columns (rung, change, pct_of_copy, step_speedup, ...) renders in Harris's format instead: one
 table per run, with the time, GB/s, % of the copy's rate, step and cumulative speedup. A file with
 `commit` and `date` columns shows them.
@@ -102,6 +102,8 @@ def table(arg):
         raise DocsError(f"csv-table '{arg}': no rows")
     if LADDER_COLUMNS <= rows[0].keys():
         return ladder_table(rows)
+    if PROFILE_COLUMNS <= rows[0].keys():
+        return profile_table(rows)
     dated = {"commit", "date"} <= rows[0].keys()
     out = ["| device | variant | items | MB read | ms | GB/s |" + (" commit | date |" if dated else ""),
            "| --- | --- | ---: | ---: | ---: | ---: |" + (" --- | --- |" if dated else "")]
@@ -170,6 +172,28 @@ def ladder_table(rows):
             out.append("")
             out.append(f"Cumulative: speedup over rung {', '.join(sorted(vs))}. GB/s: bytes read / time, GB = 1e9 bytes "
                        "(the copy's row: bytes read + written).")
+    return "\n".join(out) + "\n"
+
+
+PROFILE_COLUMNS = {"kernel", "stage", "time_us", "instructions", "threads_per_instruction", "shared_load_conflicts",
+                   "achieved_occupancy_pct", "commit", "date"}
+
+
+def profile_table(rows):
+    """Nsight Compute's counters (scripts/ncu_summary.py): one row per kernel launch."""
+    first = rows[0]
+    out = [f"{first['device']}, commit `{first['commit']}`, {first['date']}:", "",
+           "| kernel | stage | µs | MB read | warp instructions | threads per instruction | divergent branch "
+           "targets | shared loads (bank conflicts) | shared stores (bank conflicts) | occupancy: achieved / "
+           "theoretical |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        out.append(f"| `{r['kernel']}` | {r['stage']} | {number(r['time_us'], 1)} | {number(r['dram_read_mb'], 1)} | "
+                   f"{int(r['instructions']):,} | {number(r['threads_per_instruction'], 2)} | "
+                   f"{int(r['divergent_branch_targets']):,} | {int(r['shared_loads']):,} "
+                   f"({int(r['shared_load_conflicts']):,}) | {int(r['shared_stores']):,} "
+                   f"({int(r['shared_store_conflicts']):,}) | {r['achieved_occupancy_pct']}% / "
+                   f"{r['theoretical_occupancy_pct']}% |")
     return "\n".join(out) + "\n"
 
 
