@@ -175,7 +175,7 @@ def ladder_table(rows):
     return "\n".join(out) + "\n"
 
 
-PROFILE_COLUMNS = {"kernel", "stage", "time_us", "instructions", "threads_per_instruction", "shared_load_conflicts",
+PROFILE_COLUMNS = {"launch", "kernel", "stage", "time_us", "instructions", "threads_per_instruction", "shared_load_conflicts",
                    "achieved_occupancy_pct", "commit", "date"}
 
 
@@ -183,12 +183,12 @@ def profile_table(rows):
     """Nsight Compute's counters (scripts/ncu_summary.py): one row per kernel launch."""
     first = rows[0]
     out = [f"{first['device']}, commit `{first['commit']}`, {first['date']}:", "",
-           "| kernel | stage | µs | MB read | warp instructions | threads per instruction | divergent branch "
+           "| launch | kernel | stage | µs | MB read | warp instructions | threads per instruction | divergent branch "
            "targets | shared loads (bank conflicts) | shared stores (bank conflicts) | occupancy: achieved / "
            "theoretical |",
-           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+           "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
-        out.append(f"| `{r['kernel']}` | {r['stage']} | {number(r['time_us'], 1)} | {number(r['dram_read_mb'], 1)} | "
+        out.append(f"| {r['launch']} | `{r['kernel']}` | {r['stage']} | {number(r['time_us'], 1)} | {number(r['dram_read_mb'], 1)} | "
                    f"{int(r['instructions']):,} | {number(r['threads_per_instruction'], 2)} | "
                    f"{int(r['divergent_branch_targets']):,} | {int(r['shared_loads']):,} "
                    f"({int(r['shared_load_conflicts']):,}) | {int(r['shared_stores']):,} "

@@ -10,7 +10,7 @@ ladder:   one row per hand-written rung, its first launch over the whole input (
 stations: one row per launch of the first fast-path block in the file: the launches from the scan that
           finds and parses its lines to the segmented reduce that ends it (the blocks before it took
           the general path, which teaches the dictionary).
-Columns: sample,device,kernel,stage,grid,block,registers,time_us,dram_read_mb,instructions,
+Columns: sample,device,launch (1, 2, ... in the order they ran),kernel,stage,grid,block,registers,time_us,dram_read_mb,instructions,
 threads_per_instruction,divergent_branch_targets,shared_loads,shared_load_conflicts,shared_stores,
 shared_store_conflicts,achieved_occupancy_pct,theoretical_occupancy_pct,commit,date
 Standard library only.
@@ -18,10 +18,10 @@ Standard library only.
 import csv
 import sys
 
-RUNGS = ["reduce1_divergent", "reduce2_strided_index", "reduce3_sequential", "reduce4_first_add",
-         "reduce5_unroll_last_warp", "reduce6_unrolled", "reduce7_many_per_thread", "reduce_with_block_reduce",
-         "reduce_atomic"]
-COLUMNS = ["sample", "device", "kernel", "stage", "grid", "block", "registers", "time_us", "dram_read_mb",
+RUNGS = {"reduce1_divergent": 1, "reduce2_strided_index": 2, "reduce3_sequential": 3, "reduce4_first_add": 4,
+         "reduce5_unroll_last_warp": 5, "reduce6_unrolled": 6, "reduce7_many_per_thread": 7,
+         "reduce_with_block_reduce": 8, "reduce_atomic": 12}  # the ladder's numbering (docs/reduction.md)
+COLUMNS = ["sample", "device", "launch", "kernel", "stage", "grid", "block", "registers", "time_us", "dram_read_mb",
            "instructions", "threads_per_instruction", "divergent_branch_targets", "shared_loads",
            "shared_load_conflicts", "shared_stores", "shared_store_conflicts", "achieved_occupancy_pct",
            "theoretical_occupancy_pct", "commit", "date"]
@@ -54,8 +54,8 @@ def number(launch, metric):
     return float(launch.get(metric, "0").replace(",", "") or 0)
 
 
-def row(sample, launch, stage, commit, date):
-    return [sample, launch["device__attribute_display_name"], short_name(launch["Kernel Name"]), stage,
+def row(sample, order, launch, stage, commit, date):
+    return [sample, launch["device__attribute_display_name"], order, short_name(launch["Kernel Name"]), stage,
             int(number(launch, "launch__grid_size")), int(number(launch, "launch__block_size")),
             int(number(launch, "launch__registers_per_thread")),
             f"{number(launch, 'gpu__time_duration.sum') / 1e3:.1f}",
@@ -79,8 +79,8 @@ def ladder(path, commit, date):
             best = found.get(name)
             if best is None or number(launch, "launch__grid_size") > number(best, "launch__grid_size"):
                 found[name] = launch
-    return [row("reduction_ladder", found[name], f"rung {i + 1}", commit, date)
-            for i, name in enumerate(RUNGS) if name in found]
+    kept = [(name, rung) for name, rung in RUNGS.items() if name in found]
+    return [row("reduction_ladder", i + 1, found[name], f"rung {rung}", commit, date) for i, (name, rung) in enumerate(kept)]
 
 
 def stage_of(launch):
@@ -103,7 +103,8 @@ def stations(path, commit, date):
     begin = next(i for i in range(general + 1, len(every))
                  if "ScanTileState<rowscan::line_interval" in every[i]["Kernel Name"])
     end = next(i for i in range(begin, len(every)) if short_name(every[i]["Kernel Name"]) == "DeviceSegmentedReduceKernel")
-    return [row("stations_fast_block", launch, stage_of(launch), commit, date) for launch in every[begin:end + 1]]
+    return [row("stations_fast_block", i + 1, launch, stage_of(launch), commit, date)
+            for i, launch in enumerate(every[begin:end + 1])]
 
 
 def main(argv):

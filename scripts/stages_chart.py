@@ -7,10 +7,11 @@
 
 `csv` reads the first --stats report in STATS.log (what scripts/gpu_check.sh writes as
 stations-K.log: the report, then `wall S s, ...` from /usr/bin/time) and writes one row per stage,
-in milliseconds, plus "outside the stages": the wall time less the stages' total (process start, the
-CUDA driver and context before the first stage, the exit). MEDIAN_S, the median wall time of the
+in milliseconds, plus two that --stats does not name: "in the run, in no stage" (its total less the
+sum of its stages: the steps between the timed ones) and "outside the stages" (the wall time less the
+total: process start, the CUDA driver and context before the first stage, the exit). MEDIAN_S, the median wall time of the
 same command without --stats, goes on every row. `--stats` waits for the device after every stage,
-so its stages add up, and its wall time is longer than the median's.
+so a stage holds its own device work, and its wall time is longer than the median's.
 `svg` draws the rows of one INPUT as one bar stacked in the stages' order, on a linear axis from zero
 in seconds, with the median as a dashed line. Stages under 1% of the wall time are named in the
 legend only.
@@ -47,6 +48,7 @@ def to_csv(log_path, name, commit, date, median_s):
             wall = float(m.group(1)) * 1e3
     if total is None or wall is None:
         sys.exit(f"stages_chart: no --stats report with a wall time in {log_path}")
+    stages.append(("in the run, in no stage", total - sum(ms for _, ms in stages)))
     stages.append(("outside the stages", wall - total))
     out = csv.writer(sys.stdout, lineterminator="\n")
     median = f"{float(median_s) * 1e3:.0f}" if median_s else ""

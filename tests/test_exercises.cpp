@@ -155,4 +155,42 @@ TEST_F(Exercises, CarriageReturnsBeforeTheLineFeedAreErrors) {
   EXPECT_EQ(inside.out, "{a\rb=1.0/1.0/1.0}\n");
 }
 
+// performance.md 1: --stats counts the file's bytes and lines; an unterminated last line is a line,
+// which `wc -l` (counting '\n' bytes) does not count.
+TEST_F(Exercises, StatsCountsTheFilesBytesAndLines) {
+  ASSERT_NO_FATAL_FAILURE(generate("m.txt", 30000, 100, 11));
+  std::string text = support::read_file(path("m.txt"));
+  text.pop_back();  // the last line loses its '\n'
+  support::write_file(path("open.txt"), text);
+  static std::regex const headline(R"(: (\d+) bytes, (\d+) lines,)");
+  for (char const* file : {"m.txt", "open.txt"}) {
+    std::string const content = support::read_file(path(file));
+    auto const r = run(std::string("stations --stats --devices cpu '") + path(file) + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.err, m, headline)) << r.err;
+    EXPECT_EQ(std::stoull(m[1]), content.size()) << file;
+    EXPECT_EQ(std::stoull(m[2]), 30000u) << file;
+  }
+}
+
+// performance.md 2: every block is folded by exactly one worker: the workers' blocks add up to the
+// headline's chunks, and their megabytes to the file's size.
+TEST_F(Exercises, WorkersShareTheBlocksOfTheHeadline) {
+  support::host_workers_env const three_workers{3};
+  ASSERT_NO_FATAL_FAILURE(generate("m.txt", 100000, 413, 12));
+  auto const r = run("stations --stats --devices cpu --chunk-size 128K '" + path("m.txt") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  static std::regex const worker(R"(\n +worker +\d+ +(\d+) blocks +([\d.]+) MB)");
+  int blocks = 0;
+  double megabytes = 0;
+  for (std::sregex_iterator w(r.err.begin(), r.err.end(), worker), end; w != end; ++w) {
+    blocks += std::stoi((*w)[1]);
+    megabytes += std::stod((*w)[2]);
+  }
+  EXPECT_EQ(blocks, paths_of(r.err).chunks) << r.err;
+  EXPECT_GT(blocks, 3) << r.err;
+  EXPECT_NEAR(megabytes, static_cast<double>(support::read_file(path("m.txt")).size()) / 1e6, 0.2) << r.err;
+}
+
 }  // namespace

@@ -447,4 +447,27 @@ TEST(GatherStrings, GuardPagesAroundSourceAndDestination) {
 }
 #endif
 
+// docs/string-gather.md, exercise 1: a gather that repeats and reorders. Offsets are the running sum of
+// the chosen strings' lengths ("Yaoundé" is 8 bytes: é is two), and the chars follow in that order.
+TEST(ExercisesStringGather, RepeatedIndicesGiveRunningOffsets) {
+  strings_column const column = rowscan::make_strings_column(strings{"Oslo", "", "Abéché", "Yaoundé"});
+  std::vector<std::int32_t> const host_indices = {3, 3, 1, 0};
+  thrust::device_vector<std::int32_t> const indices(host_indices.begin(), host_indices.end());
+  strings_column const out = rowscan::gather_strings(column, indices);
+  EXPECT_EQ(host_offsets(out), (std::vector<std::int64_t>{0, 8, 16, 16, 20}));
+  EXPECT_EQ(rowscan::to_host_strings(out), (strings{"Yaoundé", "Yaoundé", "", "Oslo"}));
+}
+
+// Exercise 2: which strategy `automatic` takes for a column of 1-byte strings: char-parallel on the GPU
+// (below 16 bytes on average, most of string-parallel's lanes would idle), string-parallel on the host
+// systems (one lane per string, the faster at every measured length there).
+TEST(ExercisesStringGather, OneByteStringsChooseByTheSystem) {
+#if ROWSCAN_HAS_CUB
+  gather_strategy const expected = gather_strategy::char_parallel;
+#else
+  gather_strategy const expected = gather_strategy::string_parallel;
+#endif
+  EXPECT_EQ(rowscan::choose_gather_strategy(1000, 1000), expected);
+}
+
 }  // namespace
