@@ -22,6 +22,8 @@ import csv
 import re
 import sys
 
+import svg_parts
+
 HEADER = re.compile(r"^rowscan stations on (the GPU|\d+ host worker\(s\)): (\d+) bytes")
 STAGE = re.compile(r"^  (\S[\w +()-]*?)\s+([\d.]+) ms$")
 TOTAL = re.compile(r"^  total\s+([\d.]+) ms")
@@ -88,17 +90,11 @@ def to_svg(csv_path, name, title):
         parts.append(f'<text x="{lx + 14}" y="{ly}">{r["stage"]} ({seconds:.3f} s)</text>')
         x += seconds
     axis_y = top + bar + 6
-    parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{width - right}" y2="{axis_y}" stroke="#000"/>')
-    for tenth in range(0, int(span * 10) + 1):
-        tx = left + tenth / 10 * scale
-        parts.append(f'<line x1="{tx:.1f}" y1="{axis_y}" x2="{tx:.1f}" y2="{axis_y + 4}" stroke="#000"/>')
-        parts.append(f'<text x="{tx:.1f}" y="{axis_y + 16}" text-anchor="middle">{tenth / 10:.1f}</text>')
+    parts += svg_parts.axis(left, width - right, axis_y,
+                            [(left + tenth / 10 * scale, f"{tenth / 10:.1f}") for tenth in range(int(span * 10) + 1)])
     if median:
-        mx = left + median * scale
-        parts.append(f'<line x1="{mx:.1f}" y1="{top - 6}" x2="{mx:.1f}" y2="{axis_y}" stroke="#000" '
-                     f'stroke-dasharray="4 3"/>')
-        parts.append(f'<text x="{mx - 4:.1f}" y="{top - 8}" text-anchor="end">median of 5 runs without --stats: '
-                     f'{median:.3f} s</text>')
+        parts += svg_parts.marker(left + median * scale, top - 6, axis_y, "#000",
+                                  f"median of 5 runs without --stats: {median:.3f} s", label_left=True)
     parts.append("</svg>")
     print("\n".join(parts))
 

@@ -15,6 +15,8 @@ import csv
 import re
 import sys
 
+import svg_parts
+
 WORKER = re.compile(r"^\s*(worker|gpu)\s+(\d+)\s+(\d+) blocks\s+([\d.]+) MB\s+([\d.]+) s busy\s+([\d.]+) MB/s, "
                     r"first block at ([\d.]+) ms")
 HAND_OVER = re.compile(r"^\s*hand-over at\s+([\d.]+) ms")
@@ -63,20 +65,13 @@ def to_svg(csv_path, title):
         parts.append(f'<text x="{left + (start + busy) * scale + 4:.1f}" y="{y + bar - 3}" fill="#555">'
                      f'{float(r["megabytes"]):.0f} MB</text>')
     axis_y = top + len(rows) * (bar + gap) + 6
-    parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{width - right}" y2="{axis_y}" stroke="#000"/>')
     step = 100 if total > 400 else 50 if total > 150 else 20
-    for t in range(0, int(total) + 1, step):
-        x = left + t * scale
-        parts.append(f'<line x1="{x:.1f}" y1="{axis_y}" x2="{x:.1f}" y2="{axis_y + 4}" stroke="#000"/>')
-        parts.append(f'<text x="{x:.1f}" y="{axis_y + 16}" text-anchor="middle">{t}</text>')
+    parts += svg_parts.axis(left, width - right, axis_y, [(left + t * scale, str(t)) for t in range(0, int(total) + 1, step)])
     parts.append(f'<text x="{width - right}" y="{axis_y + 32}" text-anchor="end">milliseconds from the start of '
                  f'the run (total {total:.0f} ms)</text>')
     if hand_over > 0:
-        x = left + hand_over * scale
-        parts.append(f'<line x1="{x:.1f}" y1="{top - 6}" x2="{x:.1f}" y2="{axis_y}" stroke="#e15759" '
-                     f'stroke-dasharray="4 3"/>')
-        parts.append(f'<text x="{x + 4:.1f}" y="{top - 8}" fill="#e15759">GPU ready: hand-over at '
-                     f'{hand_over:.0f} ms</text>')
+        parts += svg_parts.marker(left + hand_over * scale, top - 6, axis_y, "#e15759",
+                                  f"GPU ready: hand-over at {hand_over:.0f} ms")
     parts.append("</svg>")
     print("\n".join(parts))
 
