@@ -9,6 +9,7 @@
 #   some samples only:  scripts/samples_csv.sh build/cuda h100 "$OUT" stations_steps chunk_by_four_ways
 #   then, in the repo:  cp OUT_DIR/*.csv docs/data/ && scripts/charts.sh && scripts/docs_snippets.py
 #
+# Every row gets the commit (COMMIT, or git's HEAD) and the date of the run.
 # Each sample checks its results before it times them (it exits 1, and so does this script, on a
 # mismatch); the device steps of the 1BRC pipeline are checked against the std::map step's answer.
 # The defaults suit one GPU with 40 GB or more; the variables below shrink them (the CPU numbers in
@@ -40,6 +41,16 @@ station_rows=${STATION_ROWS:-100000000}       # about 1.4 GB of measurements, 41
 repeat=${REPEAT:-10}
 data=${DATA_DIR:-/tmp}
 mkdir -p "$out"
+commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+export ROWSCAN_COMMIT=${ROWSCAN_COMMIT:-$commit}  # the reduction ladder writes its own commit column
+# stamp FILE: adds the commit and the date to every row of a CSV that does not carry them yet (the
+# reduction ladder's rows carry their own).
+stamp() {
+  head -1 "$1" | grep -q ',commit,date$' && return 0
+  awk -v c="$commit" -v d="$date" 'NR == 1 {print $0 ",commit,date"; next} {print $0 "," c "," d}' "$1" > "$1.tmp"
+  mv "$1.tmp" "$1"
+}
 
 if wanted reduction_ladder; then
   echo "== reduction_ladder, $reduction_size values" >&2
@@ -66,4 +77,5 @@ if wanted stations_steps; then
   rm -f "$input" "$answer"
 fi
 
+for f in "$out"/*-"$label".csv; do stamp "$f"; done
 ls -l "$out"/*-"$label".csv >&2
