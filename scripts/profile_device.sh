@@ -11,8 +11,9 @@
 #           (find + parse, the 16-bit radix sort, the segmented reduce) and the first block's general path
 # The counters: time, DRAM bytes read, threads active per warp instruction (32 = no divergence),
 # divergent branch targets, shared-memory bank conflicts and shared load/store instructions, achieved
-# and theoretical occupancy, and the launch's registers, block and grid. A counter this ncu does not
-# know is left out (the list it knows is saved as DIR/ncu-metrics-known.txt). `--clock-control none`
+# occupancy; `--page raw` adds the launch's attributes (registers, block, grid) and the theoretical
+# occupancy (sm__maximum_warps_per_active_cycle_pct) by itself. A counter this ncu does not know is left
+# out (the list it knows is saved as DIR/ncu-metrics-known.txt). `--clock-control none`
 # leaves the clocks as they are (the device notes ask for it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,9 +30,7 @@ wanted=(gpu__time_duration.sum dram__bytes_read.sum
         l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
         l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
         smsp__sass_inst_executed_op_shared_ld.sum smsp__sass_inst_executed_op_shared_st.sum
-        sm__warps_active.avg.pct_of_peak_sustained_active sm__maximum_warps_per_active_cycle_pct
-        smsp__inst_executed.sum
-        launch__registers_per_thread launch__block_size launch__grid_size)
+        sm__warps_active.avg.pct_of_peak_sustained_active smsp__inst_executed.sum)
 "$ncu" --query-metrics --chip gh100 > "$out/ncu-metrics-known.txt" 2>&1 || true
 metrics=()
 for m in "${wanted[@]}"; do

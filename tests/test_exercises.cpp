@@ -22,6 +22,15 @@ class Exercises : public support::cli_fixture {
                        std::to_string(stations) + " --seed " + std::to_string(seed) + " -o '" + path(file) + "'");
     ASSERT_EQ(g.exit_code, 0) << g.err;
   }
+  /// Runs two commands that must both succeed and print the same bytes (call it under
+  /// ASSERT_NO_FATAL_FAILURE: a failed command is a fatal failure).
+  void expect_same_output(std::string const& first_args, std::string const& second_args) {
+    auto const first = run(first_args);
+    auto const second = run(second_args);
+    ASSERT_EQ(first.exit_code, 0) << first.err;
+    ASSERT_EQ(second.exit_code, 0) << second.err;
+    EXPECT_EQ(second.out, first.out) << first_args << "\n" << second_args;
+  }
 };
 
 /// "N chunk(s) of C bytes (F fast, G general)" from a --stats headline.
@@ -93,11 +102,8 @@ TEST_F(Exercises, EveryChunkSizeCountsEachLineOnce) {
 // stations.md, exercise 1: with no key bits every name collides, and the exact fallback gives the same bytes.
 TEST_F(Exercises, StationsKeyBitsChangeNothing) {
   ASSERT_NO_FATAL_FAILURE(generate("m.txt", 20000, 300, 10));
-  auto const plain = run("stations '" + path("m.txt") + "'");
-  auto const no_bits = run("stations --key-bits 0 '" + path("m.txt") + "'");
-  ASSERT_EQ(plain.exit_code, 0) << plain.err;
-  EXPECT_EQ(no_bits.exit_code, 0) << no_bits.err;
-  EXPECT_EQ(no_bits.out, plain.out);
+  ASSERT_NO_FATAL_FAILURE(
+      expect_same_output("stations '" + path("m.txt") + "'", "stations --key-bits 0 '" + path("m.txt") + "'"));
 }
 
 // stations.md, exercise 2: a station the dictionary has not seen sends its block down the general path.
@@ -121,11 +127,8 @@ TEST_F(Exercises, TwoPartsAnswerAsTheWhole) {
   std::size_t const cut = text.find('\n', text.size() / 2);
   support::write_file(path("first"), text.substr(0, cut));  // its last line without '\n'
   support::write_file(path("second"), text.substr(cut + 1));
-  auto const whole = run("stations '" + path("m.txt") + "'");
-  auto const parts = run("stations '" + path("first") + "' '" + path("second") + "'");
-  ASSERT_EQ(whole.exit_code, 0) << whole.err;
-  EXPECT_EQ(parts.exit_code, 0) << parts.err;
-  EXPECT_EQ(parts.out, whole.out);
+  ASSERT_NO_FATAL_FAILURE(expect_same_output("stations '" + path("m.txt") + "'",
+                                             "stations '" + path("first") + "' '" + path("second") + "'"));
 }
 
 // lineitem.md, exercises 1 and 2: answers follow the thresholds' order; l_suppkey < 1 matches nothing.
