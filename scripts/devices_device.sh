@@ -10,8 +10,8 @@
 # - what --devices auto chose for each, and its time;
 # - a machine without a usable GPU (CUDA_VISIBLE_DEVICES=""): auto answers on the host with the same
 #   bytes, --devices gpu exits 1.
-# Columns: commit,device,cores,bytes,lines,devices,median_seconds
-#   LABEL=h100  ROWSCAN=build/cuda/app/rowscan
+# Columns: commit,date,device,cores,bytes,lines,devices,median_seconds (bytes: the input's)
+#   LABEL=h100  ROWSCAN=build/cuda/app/rowscan  COMMIT=... (default: git's HEAD; a device copy's may be stale)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 label=${LABEL:-h100}
@@ -20,12 +20,13 @@ out=${OUT:-build/cuda/devices}
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+commit=${COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+date=$(date -u +%F)
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ',' ' ' || echo none)
 cores=$(nproc)
 csv="$out/devices-$label.csv"
 log="$out/devices.txt"
-echo "commit,device,cores,bytes,lines,devices,median_seconds" > "$csv"
+echo "commit,date,device,cores,bytes,lines,devices,median_seconds" > "$csv"
 : > "$log"
 
 source scripts/wall_time.sh   # wall_seconds, median
@@ -44,7 +45,7 @@ for input in "${inputs[@]}"; do
   for devices in cpu gpu auto; do
     "$exe" stations --devices $devices "$input" > "$work/answer-$devices" 2>&1
     seconds=$(for run in 1 2 3 4 5; do wall_seconds "$exe" stations --devices $devices "$input"; done | median)
-    echo "$commit,$device,$cores,$bytes,$lines,$devices,$seconds" >> "$csv"
+    echo "$commit,$date,$device,$cores,$bytes,$lines,$devices,$seconds" >> "$csv"
   done
   cmp -s "$work/answer-cpu" "$work/answer-gpu" && cmp -s "$work/answer-cpu" "$work/answer-auto" ||
     echo "MISMATCH on $input" | tee -a "$log"

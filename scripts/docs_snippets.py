@@ -176,13 +176,13 @@ def ladder_table(rows):
 
 
 PROFILE_COLUMNS = {"launch", "kernel", "stage", "time_us", "instructions", "threads_per_instruction", "shared_load_conflicts",
-                   "achieved_occupancy_pct", "commit", "date"}
+                   "achieved_occupancy_pct", "input_bytes", "commit", "date"}
 
 
 def profile_table(rows):
     """Nsight Compute's counters (scripts/ncu_summary.py): one row per kernel launch."""
     first = rows[0]
-    out = [f"{first['device']}, commit `{first['commit']}`, {first['date']}:", "",
+    out = [f"{first['device']}, {int(first['input_bytes']) / 1e6:,.1f} MB of input, commit `{first['commit']}`, {first['date']}:", "",
            "| launch | kernel | stage | µs | MB read | warp instructions | threads per instruction | divergent branch "
            "targets | shared loads (bank conflicts) | shared stores (bank conflicts) | occupancy: achieved / "
            "theoretical |",

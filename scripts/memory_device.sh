@@ -22,7 +22,7 @@
 #   ROWSCAN=build/cuda/app/rowscan
 #   ROWSCAN_COMMIT=...   recorded in each row; by default `git rev-parse --short=12 HEAD`
 #
-# Columns: commit,device,workload,input,stations,name_bytes,chunk_size,seconds,host_rss_kib,
+# Columns: commit,date,device,workload,input,input_bytes,stations,name_bytes,chunk_size,seconds,host_rss_kib,
 #          device_peak_mib,stats_device_mib,pool_peak_mib
 # (stats_device_mib and pool_peak_mib are --stats' "MiB of device memory" and "MiB pool peak": the
 # memory held at the end of the run beyond its start, and the pool's most large blocks held at once.)
@@ -44,7 +44,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv > "$out/memory-$label.gpu.txt" 2>&1 || true
 csv="$out/memory-$label.csv"
-echo "commit,device,workload,input,stations,name_bytes,chunk_size,seconds,host_rss_kib,device_peak_mib,stats_device_mib,pool_peak_mib" > "$csv"
+echo "commit,date,device,workload,input,input_bytes,stations,name_bytes,chunk_size,seconds,host_rss_kib,device_peak_mib,stats_device_mib,pool_peak_mib" > "$csv"
 
 used_mib() { nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 | head -1; }
 
@@ -66,7 +66,7 @@ run() {
   read -r seconds rss < "$work/time"
   stats_mib=$(grep -o '[0-9.]* MiB of device memory' "$work/stderr" | cut -d' ' -f1 || true)
   pool_mib=$(grep -o '[0-9.]* MiB pool peak' "$work/stderr" | cut -d' ' -f1 || true)
-  echo "$ROWSCAN_COMMIT,$device,$workload,$(basename "$input"),$stations,$name_bytes,$chunk,$seconds,$rss,$((peak - before)),$stats_mib,$pool_mib" \
+  echo "$ROWSCAN_COMMIT,$(date -u +%F),$device,$workload,$(basename "$input"),$(stat -c %s "$input"),$stations,$name_bytes,$chunk,$seconds,$rss,$((peak - before)),$stats_mib,$pool_mib" \
     | tee -a "$csv"
 }
 

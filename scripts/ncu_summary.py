@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Nsight Compute's raw CSV (scripts/profile_device.sh) reduced to the counters the docs explain.
 
-    scripts/ncu_summary.py ladder   ncu-ladder.csv   COMMIT DATE > docs/data/profile-h100-ladder.csv
-    scripts/ncu_summary.py stations ncu-stations.csv COMMIT DATE > docs/data/profile-h100-stations.csv
+    scripts/ncu_summary.py ladder   ncu-ladder.csv   COMMIT DATE INPUT_BYTES > docs/data/profile-h100-ladder.csv
+    scripts/ncu_summary.py stations ncu-stations.csv COMMIT DATE INPUT_BYTES > docs/data/profile-h100-stations.csv
+
+INPUT_BYTES: the profiled program's input (the ladder's: 4 bytes a value; the stations run's: its file).
 
 ladder:   one row per hand-written rung, its first launch over the whole input (the largest grid): the
           later launches of a rung sum a few partials and say nothing about it.
@@ -12,7 +14,7 @@ stations: one row per launch of the first fast-path block in the file: the launc
           the general path, which teaches the dictionary).
 Columns: sample,device,launch (1, 2, ... in the order they ran),kernel,stage,grid,block,registers,time_us,dram_read_mb,instructions,
 threads_per_instruction,divergent_branch_targets,shared_loads,shared_load_conflicts,shared_stores,
-shared_store_conflicts,achieved_occupancy_pct,theoretical_occupancy_pct,commit,date
+shared_store_conflicts,achieved_occupancy_pct,theoretical_occupancy_pct,input_bytes,commit,date
 Standard library only.
 """
 import csv
@@ -24,7 +26,7 @@ RUNGS = {"reduce1_divergent": 1, "reduce2_strided_index": 2, "reduce3_sequential
 COLUMNS = ["sample", "device", "launch", "kernel", "stage", "grid", "block", "registers", "time_us", "dram_read_mb",
            "instructions", "threads_per_instruction", "divergent_branch_targets", "shared_loads",
            "shared_load_conflicts", "shared_stores", "shared_store_conflicts", "achieved_occupancy_pct",
-           "theoretical_occupancy_pct", "commit", "date"]
+           "theoretical_occupancy_pct", "input_bytes", "commit", "date"]
 
 
 def launches(path):
@@ -108,11 +110,12 @@ def stations(path, commit, date):
 
 
 def main(argv):
-    if len(argv) != 5 or argv[1] not in ("ladder", "stations"):
+    if len(argv) != 6 or argv[1] not in ("ladder", "stations"):
         sys.exit(__doc__)
     out = csv.writer(sys.stdout, lineterminator="\n")
     out.writerow(COLUMNS)
-    out.writerows((ladder if argv[1] == "ladder" else stations)(argv[2], argv[3], argv[4]))
+    rows = (ladder if argv[1] == "ladder" else stations)(argv[2], argv[3], argv[4])
+    out.writerows(r[:-2] + [argv[5]] + r[-2:] for r in rows)
 
 
 if __name__ == "__main__":

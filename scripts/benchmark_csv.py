@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Measurements printed by rowscan's benchmark programs, as docs/data CSV rows with the commit, the date,
+the device and the input's bytes on every row.
+
+    scripts/benchmark_csv.py lineitem-query BENCH.json DEVICE COMMIT DATE > docs/data/lineitem_query-h100.csv
+    scripts/benchmark_csv.py startup STARTUP.txt DEVICE COMMIT DATE INPUT_BYTES > docs/data/startup-h100.csv
+
+lineitem-query: Google Benchmark's JSON of `rowscan_lineitem_benchmark --benchmark_filter=BM_query`
+        (--benchmark_out_format=json) in the samples' --csv format: one row per threshold count K,
+        variant K<K>_<words>, items = rows, bytes = the 12 bytes of columns a row, ms = mean real time.
+        Columns: sample,device,variant,items,bytes,ms,gb_per_s,commit,date
+startup: the lines `rowscan_startup_costs context | overlap FILE | mmap FILE` print
+        (`WHAT   MS ms  [GB/s GB/s]`), one row each; key is WHAT in lower case with `_` for every run of
+        other characters (for docs_snippets.py selectors); INPUT_BYTES is FILE's size (the context
+        mode reads no file, and its rows get 0).
+        Columns: device,mode,step,key,ms,gb_per_s,input_bytes,commit,date
+Standard library only.
+"""
+import csv
+import json
+import re
+import sys
+
+WORDS = {1: "one", 2: "two", 4: "four", 8: "eight"}
+LINE = re.compile(r"^(?P<what>(?P<mode>context|pinned|launch|overlap|mmap): .*?)\s+(?P<ms>[\d.]+) ms(?:\s+(?P<gbs>[\d.]+) GB/s)?$")
+
+
+def lineitem_query(path, device, commit, date):
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["sample", "device", "variant", "items", "bytes", "ms", "gb_per_s", "commit", "date"])
+    for b in json.load(open(path, encoding="utf-8"))["benchmarks"]:
+        if not b["name"].startswith("BM_query/") or b.get("run_type") == "aggregate":
+            continue
+        k = int(b["name"].split("/")[1])
+        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
+        rows = int(b["rows"])
+        variant = f"K{k}_{WORDS.get(k, str(k))}_threshold{'s' if k > 1 else ''}"
+        out.writerow(["lineitem_query", device, variant, rows, rows * 12, f"{b['real_time'] * scale:.3f}",
+                      f"{b['GB/s']:.1f}", commit, date])
+
+
+def startup(path, device, commit, date, input_bytes):
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["device", "mode", "step", "key", "ms", "gb_per_s", "input_bytes", "commit", "date"])
+    mode_of_run = None
+    for line in open(path, encoding="utf-8"):
+        m = LINE.match(line.rstrip("\n"))
+        if not m:
+            continue
+        # the context mode's lines start with context:, pinned: or launch:; the others with their mode
+        mode = m["mode"] if m["mode"] in ("overlap", "mmap") else "context"
+        mode_of_run = mode
+        key = re.sub(r"[^a-z0-9]+", "_", m["what"].lower()).strip("_")
+        out.writerow([device, mode, m["what"], key, m["ms"], m["gbs"] or "", 0 if mode == "context" else input_bytes,
+                      commit, date])
+    if mode_of_run is None:
+        sys.exit(f"benchmark_csv: no timing lines in {path}")
+
+
+def main(argv):
+    if len(argv) >= 5 and argv[0] == "lineitem-query":
+        lineitem_query(*argv[1:5])
+    elif len(argv) >= 6 and argv[0] == "startup":
+        startup(*argv[1:6])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
