@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Keeps the code and the numbers quoted in docs/*.md equal to their sources.
 
-Two kinds of blocks in a Markdown file are rewritten from the repository:
+These blocks of a Markdown file are rewritten from the repository:
 
   <!-- snippet: samples/chunk_by/chunk_by_four_ways.cu#interval-scan -->
   ...anything: replaced by a fenced code block...
@@ -22,6 +22,18 @@ table (Nsight Compute's counters from scripts/ncu_summary.py as a table of kerne
 extra columns (rung, change, pct_of_copy, step_speedup, ...) renders in Harris's format instead: one
 table per run, with the time, GB/s, % of the copy's rate, step and cumulative speedup. A file with
 `commit` and `date` columns shows them.
+
+  <!-- csv-select: docs/data/devices-h100.csv devices=gpu
+  | input bytes | lines | seconds |
+  | {bytes:,d} | {lines:,d} | {median_seconds:.3f} |
+  -->
+  ...anything: replaced by a Markdown table...
+  <!-- /csv-select -->
+
+renders the rows whose columns equal the given values (as for `value` below; none: every row) with a
+header line and a row template of your own: `{COLUMN}` or `{COLUMN:FORMAT}` in the template (Python's
+str.format; a column that reads as a number is one). The table ends with the commit(s) and date(s)
+of the rows it shows.
 
   <!-- value: docs/data/reduction_ladder-h100.csv variant=thrust_reduce gb_per_s ,.0f -->2,748<!-- /value -->
 
@@ -44,6 +56,11 @@ import textwrap
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BLOCK = re.compile(
     r"(?P<open><!-- (?P<kind>snippet|csv-table): (?P<arg>[^ ]+) -->\n)(?P<body>.*?)(?P<close><!-- /(?P=kind) -->)",
+    re.S,
+)
+SELECT = re.compile(
+    r"(?P<open><!-- csv-select: (?P<arg>[^\n]+?)\n(?P<header>\s*\|[^\n]*)\n(?P<template>\s*\|[^\n]*)\n\s*-->\n)"
+    r"(?P<body>.*?)(?P<close><!-- /csv-select -->)",
     re.S,
 )
 VALUE = re.compile(r"(?P<open><!-- value: (?P<arg>[^>]+?) -->)(?P<body>[^\n]*?)(?P<close><!-- /value -->)")
@@ -117,25 +134,66 @@ def table(arg):
     return "\n".join(out) + "\n"
 
 
-def value(arg):
-    """One number of a CSV file: `PATH COLUMN=VALUE... COLUMN [FORMAT]`."""
+def matching_rows(arg, what):
+    """The rows of `PATH COLUMN=VALUE...` whose columns equal the values, and the words left over."""
     words = arg.split()
     path, conditions = words[0], [w for w in words[1:] if "=" in w]
     rest = [w for w in words[1:] if "=" not in w]
-    if not 1 <= len(rest) <= 2:
-        raise DocsError(f"value '{arg}': expected PATH COLUMN=VALUE... COLUMN [FORMAT]")
-    column, spec = rest[0], rest[1] if len(rest) == 2 else None
     source = ROOT / path
     if not source.is_file():
-        raise DocsError(f"value '{arg}': no file {path}")
+        raise DocsError(f"{what} '{arg}': no file {path}")
     wanted = [(k, v.replace("++", "\0").replace("+", " ").replace("\0", "+"))
               for k, _, v in (c.partition("=") for c in conditions)]
     with source.open(newline="", encoding="utf-8") as f:
-        found = [r for r in csv.DictReader(f) if all(r.get(k) == v for k, v in wanted)]
+        rows = list(csv.DictReader(f))
+    for k, _ in wanted:
+        if rows and k not in rows[0]:
+            raise DocsError(f"{what} '{arg}': no column {k} in {path}")
+    return [r for r in rows if all(r.get(k) == v for k, v in wanted)], rest
+
+
+def typed(text):
+    """A CSV field as str.format should see it: an int or a float where it reads as one."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def select(arg, header, template):
+    """The rows of `PATH COLUMN=VALUE...` as a Markdown table: the header line, then the template per row."""
+    rows, rest = matching_rows(arg, "csv-select")
+    if rest:
+        raise DocsError(f"csv-select '{arg}': expected PATH COLUMN=VALUE...")
+    if not rows:
+        raise DocsError(f"csv-select '{arg}': no rows match")
+    header, template = header.strip(), template.strip()
+    columns = header.count("|") - 1
+    out = [header, "|" + " --- |" * columns]
+    for r in rows:
+        try:
+            out.append(template.format(**{k: typed(v) for k, v in r.items()}))
+        except (KeyError, ValueError, IndexError) as e:
+            raise DocsError(f"csv-select '{arg}': template '{template}': {e!r}") from None
+    stamps = sorted({(r.get("commit", ""), r.get("date", "")[:10]) for r in rows})
+    if any(c or d for c, d in stamps):
+        out.append("")
+        out.append("Measured at " + "; ".join(f"`{c}` ({d})" if d else f"`{c}`" for c, d in stamps) + ".")
+    return "\n".join(out) + "\n"
+
+
+def value(arg):
+    """One number of a CSV file: `PATH COLUMN=VALUE... COLUMN [FORMAT]`."""
+    found, rest = matching_rows(arg, "value")
+    if not 1 <= len(rest) <= 2:
+        raise DocsError(f"value '{arg}': expected PATH COLUMN=VALUE... COLUMN [FORMAT]")
+    column, spec = rest[0], rest[1] if len(rest) == 2 else None
     if len(found) != 1:
-        raise DocsError(f"value '{arg}': {len(found)} rows match in {path}, expected 1")
+        raise DocsError(f"value '{arg}': {len(found)} rows match in {arg.split()[0]}, expected 1")
     if column not in found[0]:
-        raise DocsError(f"value '{arg}': no column {column} in {path}")
+        raise DocsError(f"value '{arg}': no column {column} in {arg.split()[0]}")
     text = found[0][column]
     return format(float(text), spec) if spec else text
 
@@ -203,6 +261,7 @@ def render(text):
         return m["open"] + body + m["close"]
 
     text = BLOCK.sub(replace, text)
+    text = SELECT.sub(lambda m: m["open"] + select(m["arg"], m["header"], m["template"]) + m["close"], text)
     return VALUE.sub(lambda m: m["open"] + value(m["arg"]) + m["close"], text)
 
 
