@@ -3,6 +3,7 @@
 """Where the seconds of one `rowscan stations --stats` run go, as CSV rows and a stacked bar.
 
     scripts/stages_chart.py csv STATS.log INPUT COMMIT DATE [MEDIAN_S] >> docs/data/stages-h100.csv
+    (a `rowscan lineitem --stats` log works too: scripts/lineitem_device.sh)
     scripts/stages_chart.py svg STAGES.csv INPUT TITLE > docs/charts/stages-h100-INPUT.svg
 
 `csv` reads the first --stats report in STATS.log (what scripts/gpu_check.sh writes as
@@ -24,7 +25,7 @@ import sys
 
 import svg_parts
 
-HEADER = re.compile(r"^rowscan stations on (the GPU|\d+ host worker\(s\)): (\d+) bytes")
+HEADER = re.compile(r"^rowscan (?:stations|lineitem) on (the GPU|\d+ host worker\(s\)): (\d+) bytes")
 STAGE = re.compile(r"^  (\S[\w +()-]*?)\s+([\d.]+) ms$")
 TOTAL = re.compile(r"^  total\s+([\d.]+) ms")
 WALL = re.compile(r"^wall ([\d.]+) s")
