@@ -49,7 +49,7 @@ for input in "${inputs[@]}"; do
   done
   cmp -s "$work/answer-cpu" "$work/answer-gpu" && cmp -s "$work/answer-cpu" "$work/answer-auto" ||
     echo "MISMATCH on $input" | tee -a "$log"
-  chose=$("$exe" stations --devices auto --stats "$input" 2>&1 > /dev/null | head -1)
+  chose=$("$exe" stations --devices auto --stats "$input" 2>&1 > /dev/null | sed -n 1p)  # sed reads all: head would end the run with SIGPIPE
   echo "$bytes bytes: auto -> $chose" >> "$log"
 done
 
