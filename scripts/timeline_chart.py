@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """The start-up timeline of one `rowscan stations --stats` run: what each worker did when.
 
-    scripts/timeline_chart.py csv STATS.txt COMMIT DEVICE > docs/data/timeline-....csv
+    scripts/timeline_chart.py csv STATS.txt COMMIT DATE DEVICE > docs/data/timeline-....csv
     scripts/timeline_chart.py svg TIMELINE.csv TITLE > docs/charts/timeline-....svg
 
 `csv` reads the worker lines of --stats ("worker 3  12 blocks  25.2 MB  0.210 s busy ... first block
-at 1.4 ms", "gpu 16 ...") and the "hand-over at" stage into one row per worker. `svg` draws one bar
+at 1.4 ms", "gpu 16 ...") and the "hand-over at" stage into one row per worker; input_bytes is the
+run's, from the report's first line. `svg` draws one bar
 per worker from its first block to its first block plus its busy time, on a linear axis from zero in
 milliseconds, with the hand-over as a vertical line. A bar is the span a worker would need if it were
 busy without a break from its first block: the figures are totals, not a trace.
@@ -21,11 +22,12 @@ WORKER = re.compile(r"^\s*(worker|gpu)\s+(\d+)\s+(\d+) blocks\s+([\d.]+) MB\s+([
                     r"first block at ([\d.]+) ms")
 HAND_OVER = re.compile(r"^\s*hand-over at\s+([\d.]+) ms")
 TOTAL = re.compile(r"^\s*total\s+([\d.]+) ms")
+BYTES = re.compile(r"^rowscan \w+ on .*?: (\d+) bytes")
 COLOURS = {"host": "#4e79a7", "gpu": "#59a14f"}  # the same in every rowscan chart: host blue, GPU green
 
 
-def to_csv(stats_path, commit, device):
-    hand_over = total = ""
+def to_csv(stats_path, commit, date, device):
+    hand_over = total = input_bytes = ""
     rows = []
     for line in open(stats_path, encoding="utf-8"):
         if m := WORKER.match(line):
@@ -35,11 +37,13 @@ def to_csv(stats_path, commit, device):
             hand_over = m.group(1)
         elif m := TOTAL.match(line):
             total = m.group(1)
+        elif (m := BYTES.match(line)) and not input_bytes:
+            input_bytes = m.group(1)
     out = csv.writer(sys.stdout, lineterminator="\n")
-    out.writerow(["commit", "device", "worker", "processor", "blocks", "megabytes", "busy_ms", "first_block_ms",
+    out.writerow(["commit", "date", "device", "input_bytes", "worker", "processor", "blocks", "megabytes", "busy_ms", "first_block_ms",
                   "hand_over_ms", "total_ms"])
     for row in rows:
-        out.writerow([commit, device] + row + [hand_over, total])
+        out.writerow([commit, date, device, input_bytes] + row + [hand_over, total])
 
 
 def to_svg(csv_path, title):
@@ -77,8 +81,8 @@ def to_svg(csv_path, title):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "csv":
-        to_csv(sys.argv[2], sys.argv[3], sys.argv[4])
+    if len(sys.argv) == 6 and sys.argv[1] == "csv":
+        to_csv(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     elif len(sys.argv) == 4 and sys.argv[1] == "svg":
         to_svg(sys.argv[2], sys.argv[3])
     else:
