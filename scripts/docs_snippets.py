@@ -42,6 +42,10 @@ values (COLUMN=VALUE, as many as needed; `+` stands for a space in VALUE, `++` f
 format spec at the end (optional: the CSV's text as it is). A value spans no line break; no row or
 more than one row is an error.
 
+Every CSV under docs/data must say where its numbers come from: each has the columns commit, date,
+device and the input's bytes (bytes or input_bytes), and no row leaves them empty; a file that does
+not fails --check.
+
 usage: scripts/docs_snippets.py [--check] [FILE.md ...]   (default: every docs/*.md)
   --check  change nothing; exit 1 if some block is stale (CTest runs this: docs.snippets_current)
 Standard library only.
@@ -255,6 +259,26 @@ def profile_table(rows):
     return "\n".join(out) + "\n"
 
 
+STAMP_COLUMNS = ("commit", "date", "device")
+
+
+def check_data_files():
+    """Every CSV under docs/data names the commit, date, device and input bytes of each row."""
+    for path in sorted((ROOT / "docs" / "data").rglob("*.csv")):
+        rel = path.relative_to(ROOT)
+        with path.open(newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        columns = rows[0].keys() if rows else set()
+        wanted = [c for c in STAMP_COLUMNS if c not in columns]
+        size = "input_bytes" if "input_bytes" in columns else "bytes" if "bytes" in columns else None
+        if wanted or size is None:
+            raise DocsError(f"{rel}: no column {', '.join(wanted + ([] if size else ['bytes or input_bytes']))}")
+        for n, r in enumerate(rows, start=2):
+            empty = [c for c in (*STAMP_COLUMNS, size) if not (r.get(c) or "").strip()]
+            if empty:
+                raise DocsError(f"{rel}:{n}: empty {', '.join(empty)}")
+
+
 def render(text):
     def replace(m):
         body = quote(m["arg"]) if m["kind"] == "snippet" else table(m["arg"])
@@ -270,6 +294,8 @@ def main(argv):
     files = [pathlib.Path(a) for a in argv if a != "--check"] or sorted((ROOT / "docs").glob("*.md"))
     stale = []
     try:
+        if check:
+            check_data_files()
         for doc in files:
             old = doc.read_text(encoding="utf-8")
             new = render(old)
