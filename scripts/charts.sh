@@ -158,8 +158,8 @@ unset key
 set xrange [-0.5:$(echo "$counts" | wc -w) - 0.5]
 set yrange [-0.5:$(echo "$lengths" | wc -w) - 0.5]
 set style fill solid 1.0 noborder
-plot "$work/$label.xyz" using 1:2:(0.5):(0.5):3 with boxxyerror fillcolor palette, \
-     "" using 1:2:(sprintf("%.0f", \$3)) with labels font ",11"
+plot "$work/$label.xyz" using 1:2:(0.5):(0.5):3 with boxxyerror fillcolor palette notitle, \
+     "" using 1:2:(sprintf("%.0f", \$3)) with labels font ",11" notitle
 GNUPLOT
   echo "charts: docs/charts/$label.svg"
 done
