@@ -5,6 +5,7 @@ the device and the input's bytes on every row.
 
     scripts/benchmark_csv.py lineitem-query BENCH.json DEVICE COMMIT DATE > docs/data/lineitem_query-h100.csv
     scripts/benchmark_csv.py startup STARTUP.txt DEVICE COMMIT DATE INPUT_BYTES > docs/data/startup-h100.csv
+    scripts/benchmark_csv.py merge-partials MERGE.txt DEVICE COMMIT DATE > docs/data/merge_partials-cpu.csv
 
 lineitem-query: Google Benchmark's JSON of `rowscan_lineitem_benchmark --benchmark_filter=BM_query`
         (--benchmark_out_format=json) in the samples' --csv format: one row per threshold count K,
@@ -15,6 +16,10 @@ startup: the lines `rowscan_startup_costs context | overlap FILE | mmap FILE` pr
         other characters (for docs_snippets.py selectors); INPUT_BYTES is FILE's size (the context
         mode reads no file, and its rows get 0).
         Columns: device,mode,step,key,ms,gb_per_s,input_bytes,commit,date
+merge-partials: what `rowscan_merge_partials` prints, one row per timing: key decode_one, encode_one,
+        merge_summaries, tree_step, tree_step_glibc_defaults, tree_RANKS_ranks; input_bytes is the two
+        partials' bytes on the wire.
+        Columns: device,step,key,ms,input_bytes,commit,date
 Standard library only.
 """
 import csv
@@ -58,11 +63,35 @@ def startup(path, device, commit, date, input_bytes):
         sys.exit(f"benchmark_csv: no timing lines in {path}")
 
 
+def merge_partials(path, device, commit, date):
+    text = open(path, encoding="utf-8").read()
+    wire = re.search(r"\((\d+) and (\d+) bytes on the wire\)", text)
+    if not wire:
+        sys.exit(f"benchmark_csv: no partials' sizes in {path}")
+    size = int(wire[1]) + int(wire[2])
+    rows = []
+    if m := re.search(r"decode one: ([\d.]+) ms, encode one: ([\d.]+) ms", text):
+        rows += [("decode one partial", "decode_one", m[1]), ("encode one partial", "encode_one", m[2])]
+    if m := re.search(r"merge_summaries:\s+([\d.]+) ms", text):
+        rows.append(("merge_summaries of two sorted lists", "merge_summaries", m[1]))
+    if m := re.search(r"one tree step .*?:\s+([\d.]+) ms as a rank runs it,\s+([\d.]+) ms with glibc's defaults", text):
+        rows += [("one tree step: decode two, merge, encode", "tree_step", m[1]),
+                 ("the same step with glibc's defaults", "tree_step_glibc_defaults", m[2])]
+    for m in re.finditer(r"tree over\s+(\d+) ranks: (\d+) steps,\s+([\d.]+) ms", text):
+        rows.append((f"tree over {m[1]} ranks ({m[2]} steps, no transfers)", f"tree_{m[1]}_ranks", m[3]))
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["device", "step", "key", "ms", "input_bytes", "commit", "date"])
+    for step, key, ms in rows:
+        out.writerow([device, step, key, ms, size, commit, date])
+
+
 def main(argv):
     if len(argv) >= 5 and argv[0] == "lineitem-query":
         lineitem_query(*argv[1:5])
     elif len(argv) >= 6 and argv[0] == "startup":
         startup(*argv[1:6])
+    elif len(argv) >= 5 and argv[0] == "merge-partials":
+        merge_partials(*argv[1:5])
     else:
         sys.exit(__doc__)
 
