@@ -267,7 +267,7 @@ def check_data_files():
     """Every CSV under docs/data names the commit, date, device and input bytes of each row."""
     for path in sorted((ROOT / "docs" / "data").rglob("*.csv")):
         rel = path.relative_to(ROOT)
-        if rel.parts[2] == "benchmarks":  # a benchmark's own output; scripts/string_gather_csv.py stamps its rows
+        if rel.parts[2] == "benchmarks":  # a benchmark's own output; scripts/benchmark_csv.py string-gather stamps its rows
             continue
         with path.open(newline="", encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
