@@ -53,6 +53,7 @@ Standard library only.
 """
 
 import csv
+import functools
 import pathlib
 import re
 import sys
@@ -109,17 +110,19 @@ def number(text, digits):
     return f"{value:,.{digits}f}"
 
 
+@functools.lru_cache(maxsize=None)
+def csv_rows(path):
+    """The rows of a CSV file, read once however many blocks quote it."""
+    with path.open(newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
 def table(arg):
     """The Markdown table of a CSV file in the samples' format."""
     path = ROOT / arg
     if not path.is_file():
         return f"_Not measured yet: `{arg}` does not exist (TBD (H100))._\n"
-    rows = []
-    with path.open(newline="", encoding="utf-8") as f:
-        for row in csv.DictReader(f):
-            if row.get("sample") == "sample":  # the header of a concatenated second file
-                continue
-            rows.append(row)
+    rows = [r for r in csv_rows(path) if r.get("sample") != "sample"]  # "sample": a concatenated file's header
     if not rows:
         raise DocsError(f"csv-table '{arg}': no rows")
     if LADDER_COLUMNS <= rows[0].keys():
@@ -140,7 +143,7 @@ def table(arg):
 
 
 def matching_rows(arg, what):
-    """The rows of `PATH COLUMN=VALUE...` whose columns equal the values, and the words left over."""
+    """The rows of `PATH COLUMN=VALUE...` whose columns equal the values, the path, and the words left over."""
     words = arg.split()
     path, conditions = words[0], [w for w in words[1:] if "=" in w]
     rest = [w for w in words[1:] if "=" not in w]
@@ -149,12 +152,11 @@ def matching_rows(arg, what):
         raise DocsError(f"{what} '{arg}': no file {path}")
     wanted = [(k, v.replace("++", "\0").replace("+", " ").replace("\0", "+"))
               for k, _, v in (c.partition("=") for c in conditions)]
-    with source.open(newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
+    rows = csv_rows(source)
     for k, _ in wanted:
         if rows and k not in rows[0]:
             raise DocsError(f"{what} '{arg}': no column {k} in {path}")
-    return [r for r in rows if all(r.get(k) == v for k, v in wanted)], rest
+    return [r for r in rows if all(r.get(k) == v for k, v in wanted)], path, rest
 
 
 def typed(text):
@@ -169,7 +171,7 @@ def typed(text):
 
 def select(arg, header, template):
     """The rows of `PATH COLUMN=VALUE...` as a Markdown table: the header line, then the template per row."""
-    rows, rest = matching_rows(arg, "csv-select")
+    rows, _, rest = matching_rows(arg, "csv-select")
     if rest:
         raise DocsError(f"csv-select '{arg}': expected PATH COLUMN=VALUE...")
     if not rows:
@@ -191,14 +193,14 @@ def select(arg, header, template):
 
 def value(arg):
     """One number of a CSV file: `PATH COLUMN=VALUE... COLUMN [FORMAT]`."""
-    found, rest = matching_rows(arg, "value")
+    found, path, rest = matching_rows(arg, "value")
     if not 1 <= len(rest) <= 2:
         raise DocsError(f"value '{arg}': expected PATH COLUMN=VALUE... COLUMN [FORMAT]")
     column, spec = rest[0], rest[1] if len(rest) == 2 else None
     if len(found) != 1:
-        raise DocsError(f"value '{arg}': {len(found)} rows match in {arg.split()[0]}, expected 1")
+        raise DocsError(f"value '{arg}': {len(found)} rows match in {path}, expected 1")
     if column not in found[0]:
-        raise DocsError(f"value '{arg}': no column {column} in {arg.split()[0]}")
+        raise DocsError(f"value '{arg}': no column {column} in {path}")
     text = found[0][column]
     return format(float(text), spec) if spec else text
 
@@ -269,8 +271,7 @@ def check_data_files():
         rel = path.relative_to(ROOT)
         if rel.parts[2] == "benchmarks":  # a benchmark's own output; scripts/benchmark_csv.py string-gather stamps its rows
             continue
-        with path.open(newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
+        rows = csv_rows(path)
         columns = rows[0].keys() if rows else set()
         wanted = [c for c in STAMP_COLUMNS if c not in columns]
         size = "input_bytes" if "input_bytes" in columns else "bytes" if "bytes" in columns else None
