@@ -29,6 +29,7 @@
 
 #include <cuda/std/bit>
 #include <thrust/copy.h>
+#include <thrust/execution_policy.h>
 #include <thrust/fill.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -206,6 +207,22 @@ void for_each_line(char const* text, std::size_t size, Sink sink, std::uint32_t*
   }
   auto emit = thrust::make_tabulate_output_iterator(emit_word_lines<Sink>{words, n - 1, sink, line_count});
   detail::scan_word_intervals(words, n, emit, ctx);
+}
+
+/// for_each_line on the calling thread, its lines in input order (a thrust::seq scan), for a sink
+/// that folds each line into state of its own, which only one thread may touch. text is in host
+/// memory. Returns the number of lines.
+template <class Sink>
+std::size_t for_each_line_in_order(char const* text, std::size_t size, Sink sink) {
+  detail::check_text_size(size);
+  text_words const words(text, static_cast<std::uint32_t>(size));
+  auto const n = static_cast<std::uint32_t>(words.count());
+  if (n == 0) return 0;
+  std::uint32_t lines = 0;
+  auto emit = thrust::make_tabulate_output_iterator(emit_word_lines<Sink>{words, n - 1, sink, &lines});
+  auto const intervals = detail::word_intervals(words);
+  thrust::exclusive_scan(thrust::seq, intervals, intervals + n, emit, line_interval{0, 0}, line_interval_plus{});
+  return lines;
 }
 
 /// The scan of for_each_line with its input and output stored (for `rowscan --explain`, which prints

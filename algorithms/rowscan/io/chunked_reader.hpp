@@ -34,6 +34,7 @@ struct text_chunk {
   bool overlong_line;
   char const* overlong_prefix;
   std::size_t overlong_prefix_size;
+  std::uint64_t block = 0;      ///< the block it came with: give_back(block) when the reader lends chunks
 };
 
 struct reader_options {
@@ -41,6 +42,11 @@ struct reader_options {
   std::size_t max_line = 4096;                      ///< the longest line carried from one block to the next
   unsigned threads = 0;                             ///< pread threads for a regular file; 0: up to 16
   unsigned buffers = 4;                             ///< staging blocks in the ring (at least 2)
+  /// Chunks the caller may hold at once. 1: a chunk is valid until the next call of next(). More: the
+  /// reader lends chunks, each valid until the caller gives it back (give_back, from any thread, in
+  /// any order); the ring grows to hold them and still read ahead.
+  unsigned held = 1;
+  std::size_t padding = 0;                          ///< readable bytes after every chunk's end
   /// Blocks smaller than this are read by the caller's thread inside next(): handing a tiny block from
   /// thread to thread costs more than reading it (and much more on an oversubscribed machine).
   std::size_t min_threaded_block = std::size_t{64} << 10;
@@ -65,6 +71,10 @@ class chunked_reader {
   /// naming the input if reading fails or a file shrinks while it is read.
   bool next(text_chunk& chunk);
 
+  /// Ends the loan of a chunk (reader_options::held > 1): its block may be read into again once every
+  /// block before it has been given back too. Thread-safe.
+  void give_back(std::uint64_t block);
+
   /// Seconds the caller spent waiting in next() for blocks to arrive.
   double wait_seconds() const { return wait_seconds_; }
 
@@ -82,6 +92,7 @@ class chunked_reader {
   void read_stream_block(std::uint64_t block);
   char* block_data(std::uint64_t block) const;
   void release_block();
+  void release_locked();  ///< release_block's work, under mutex_
   bool slot_ready(std::uint64_t block) const;
 
   int fd_;
@@ -106,6 +117,7 @@ class chunked_reader {
   std::condition_variable buffer_free_;
   std::uint64_t next_task_ = 0;      ///< next (block, slice) task, numbered block * slices_per_block_ + slice
   std::uint64_t released_ = 0;       ///< blocks the caller is done with: block b may be read once b < released_ + buffers
+  std::vector<char> given_back_;     ///< lent chunks: per ring slot, whether its block came back (released in order)
   unsigned allocated_ = 0;           ///< staging buffers allocated so far (the first in the constructor, the rest behind it)
   std::atomic<bool> stop_{false};  ///< set by the destructor; a stream worker checks it between reads
   std::exception_ptr failure_;

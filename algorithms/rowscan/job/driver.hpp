@@ -90,8 +90,27 @@ struct run_report {
   stage_times times;             ///< seconds per stage; exact with job_options::time_stages
 };
 
+/// The stage in which the driver hands a block over: "copy to device" under CUDA; on the host systems
+/// "waiting for a worker" (a worker folds the reader's block where it lies).
+char const* hand_over_stage();
+
 /// How many workers a run gets (job_options::workers): one under CUDA.
 std::size_t worker_count(job_options const& options);
+
+/// While it lives, the OpenMP regions that this thread starts run on one thread (the host systems;
+/// nothing under CUDA). Host workers fold under it, the parallelism being across blocks, and a
+/// workload merges its workers' partial answers under it: they are small, and a team's barriers cost
+/// more than the team saves (10,000 stations: 160 ms with 2 threads on a busy 2-core machine, 4.5 ms with one).
+class one_thread_scope {
+ public:
+  one_thread_scope();
+  ~one_thread_scope();
+  one_thread_scope(one_thread_scope const&) = delete;
+  one_thread_scope& operator=(one_thread_scope const&) = delete;
+
+ private:
+  int before_ = 0;
+};
 
 /// A worker and the context it runs on: each worker has its own (stream, pool, observer).
 struct worker_slot {

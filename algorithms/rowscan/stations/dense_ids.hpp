@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace rowscan::stations {
 
@@ -36,9 +37,18 @@ constexpr std::size_t max_dictionary_size = needs_general_path;
 /// The shortest valid line with its '\n' ("a;0.0\n"): a chunk of n bytes has at most n / 6 + 1 lines.
 constexpr std::size_t min_line_bytes = 6;
 
-/// The directory splits the keys by their top 16 bits: keys of bucket b are [directory[b], directory[b + 1]).
-constexpr std::uint32_t directory_bits = 16;
-constexpr std::size_t directory_size = (std::size_t{1} << directory_bits) + 1;
+/// The directory splits the keys by their top bits: keys of bucket b are [directory[b], directory[b + 1]).
+/// About four buckets a station, 256 to 65,536 of them: every lookup reads the directory at random,
+/// and 413 stations' 2,048 buckets (8 KiB) stay in a core's L1 cache where 65,536 (256 KiB) do not.
+constexpr std::uint32_t min_directory_bits = 8;
+constexpr std::uint32_t max_directory_bits = 16;
+
+/// The directory's bits for a dictionary of `stations` names.
+ROWSCAN_HD inline std::uint32_t directory_bits_for(std::size_t stations) {
+  std::uint32_t bits = min_directory_bits;
+  while (bits < max_directory_bits && (std::size_t{1} << bits) < 4 * stations) ++bits;
+  return bits;
+}
 
 /// Little-endian 8-byte words of the bytes at p, zero above the name's end: the words of name_hash.
 struct name_words {
@@ -54,21 +64,37 @@ struct name_words {
     return remaining >= 8 ? w : w & ((std::uint64_t{1} << (8 * remaining)) - 1);
   }
 #else
-  ROWSCAN_HD std::uint64_t operator()(std::uint32_t i, std::uint32_t remaining) const {
-    return name_word(p + 8u * i, remaining < 8 ? remaining : 8);
+  // One unaligned 8-byte load, masked (the same padding makes it safe: the word starts inside the name).
+  std::uint64_t operator()(std::uint32_t i, std::uint32_t remaining) const {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p + 8u * i, sizeof w);
+    return remaining >= 8 ? w : w & ((std::uint64_t{1} << (8 * remaining)) - 1);
   }
 #endif
 };
 
-/// The known stations, laid out for lookups: keys ascending (equal keys adjacent), the directory, and
-/// each name zero-padded to whole words so a comparison is a few 8-byte loads.
+/// What a lookup reads of one station, in one 16-byte load: its key, its size and where its padded
+/// name words start.
+struct dictionary_entry {
+  std::uint64_t key;
+  std::uint32_t first_word;  ///< the name starts at words[first_word]
+  std::uint32_t size;        ///< the name's bytes
+};
+
+/// Orders entries by key, for lower_bound.
+struct entry_key_below {
+  ROWSCAN_HD bool operator()(dictionary_entry const& e, std::uint64_t key) const { return e.key < key; }
+};
+
+/// The known stations, laid out for lookups: one entry per station in key order (equal keys adjacent;
+/// entry i is station i of the table), the directory, and each name zero-padded to whole words so a
+/// comparison is a few 8-byte loads.
 struct dictionary_view {
-  std::uint64_t const* keys;
+  dictionary_entry const* entries;
   std::uint32_t const* directory;
   std::uint64_t const* words;         ///< every name's padded words, back to back
-  std::uint32_t const* first_word;    ///< name i starts at words[first_word[i]]
-  std::uint8_t const* sizes;          ///< name i's bytes
   std::uint64_t key_mask;
+  std::uint32_t directory_bits;       ///< a key's bucket is its top directory_bits bits
 
   /// The id of the station named by the size bytes at name, or needs_general_path.
   ROWSCAN_HD station_id find(char const* name, std::uint32_t size) const {
@@ -77,15 +103,19 @@ struct dictionary_view {
     std::uint64_t h = 0x243f6a8885a308d3ull;
     for (std::uint32_t i = 0; 8 * i < size; ++i) h = hash_step(h, read(i, size - 8 * i));
     std::uint64_t const key = hash_finish(h, size) & key_mask;
-    auto const bucket = static_cast<std::uint32_t>(key >> (64 - directory_bits));
-    std::uint64_t const* const end = keys + directory[bucket + 1];
-    for (auto const* k = thrust::lower_bound(thrust::seq, keys + directory[bucket], end, key); k != end && *k == key; ++k) {
-      auto const id = static_cast<std::uint32_t>(k - keys);  // more than one only when names share a key
-      if (sizes[id] != size) continue;
-      std::uint64_t const* theirs = words + first_word[id];
+    auto const bucket = static_cast<std::uint32_t>(key >> (64 - directory_bits));  // (bits <= 16 < 64)
+    dictionary_entry const* e = entries + directory[bucket];
+    dictionary_entry const* const end = entries + directory[bucket + 1];
+    // A bucket holds a quarter of a key on average: a few steps find the first key not below ours,
+    // where a binary search would mispredict its branches (it stays for full buckets: --key-bits).
+    if (end - e > 4) e = thrust::lower_bound(thrust::seq, e, end, key, entry_key_below{});
+    while (e != end && e->key < key) ++e;
+    for (; e != end && e->key == key; ++e) {  // more than one only when names share a key
+      if (e->size != size) continue;
+      std::uint64_t const* theirs = words + e->first_word;
       bool same = true;
       for (std::uint32_t i = 0; same && 8 * i < size; ++i) same = theirs[i] == read(i, size - 8 * i);
-      if (same) return static_cast<station_id>(id);
+      if (same) return static_cast<station_id>(e - entries);
     }
     return needs_general_path;
   }
@@ -97,18 +127,33 @@ ROWSCAN_HD inline bool temperature_at_end(char const* text, std::uint32_t begin,
   std::uint32_t const size = stop - begin;
   char const* t = text + stop;
   if (size < 5 || !is_digit(t[-1]) || t[-2] != '.' || !is_digit(t[-3])) return false;
-  int value = (t[-3] - '0') * 10 + (t[-1] - '0');
-  std::uint32_t used = 3;  // bytes of the temperature so far
-  if (is_digit(t[-4])) {
-    value += (t[-4] - '0') * 100;
-    used = 4;
-  }
-  bool const negative = size >= used + 2 && t[-static_cast<int>(used) - 1] == '-';
-  if (negative) ++used;
+  // One or two integer digits, and a sign or not, come in any mix: selects, not branches, decide them.
+  bool const two_digits = is_digit(t[-4]);
+  int value = (t[-3] - '0') * 10 + (t[-1] - '0') + (two_digits ? (t[-4] - '0') * 100 : 0);
+  std::uint32_t used = 3 + (two_digits ? 1u : 0u);  // bytes of the temperature so far
+  bool const negative = t[-static_cast<int>(used) - 1] == '-';  // t[-4] or t[-5]: inside the line
+  used += negative ? 1u : 0u;
   if (size < used + 2 || t[-static_cast<int>(used) - 1] != ';') return false;  // a name byte and ';' must precede
   separator = stop - used - 1;
   tenths = static_cast<std::int16_t>(negative ? -value : value);
   return true;
+}
+
+/// A line's station id and reading: the id is needs_general_path unless the line is valid and its
+/// station is in the dictionary.
+struct station_reading {
+  station_id id;
+  std::int16_t tenths;
+};
+
+/// Parses the line text[begin, end) ('\n' included, or the text's unterminated last line).
+ROWSCAN_HD inline station_reading read_station_line(char const* text, std::uint32_t begin, std::uint32_t end,
+                                                    dictionary_view const& dictionary) {
+  std::uint32_t const stop = text[end - 1] == '\n' ? end - 1 : end;
+  station_reading r{needs_general_path, 0};
+  std::uint32_t separator = 0;
+  if (temperature_at_end(text, begin, stop, r.tenths, separator)) r.id = dictionary.find(text + begin, separator - begin);
+  return r;
 }
 
 /// for_each_line's sink on the fast path: writes ids[line] and tenths[line] for every line below
@@ -122,13 +167,9 @@ struct parse_to_station_id {
 
   ROWSCAN_HD void operator()(std::uint32_t line, std::uint32_t begin, std::uint32_t end) const {
     if (line >= capacity) return;
-    std::uint32_t const stop = text[end - 1] == '\n' ? end - 1 : end;
-    std::int16_t t = 0;
-    std::uint32_t separator = 0;
-    station_id id = needs_general_path;
-    if (temperature_at_end(text, begin, stop, t, separator)) id = dictionary.find(text + begin, separator - begin);
-    ids[line] = id;
-    tenths[line] = t;
+    station_reading const r = read_station_line(text, begin, end, dictionary);
+    ids[line] = r.id;
+    tenths[line] = r.tenths;
   }
 };
 

@@ -5,7 +5,7 @@
 // it). What this class adds is a read-only index over that table, built by library calls whenever the
 // general path changes the table:
 //   directory:    lower_bound(table keys, every bucket's smallest key)   the keys of bucket b (their top
-//                                                                        16 bits) are [dir[b], dir[b + 1])
+//                                                                        bits, dense_ids.hpp) are [dir[b], dir[b + 1])
 //   padded names: each name zero-padded to whole 8-byte words, so a comparison is a few word loads
 #pragma once
 
@@ -40,10 +40,10 @@ class station_dictionary {
 
   std::uint64_t key_mask_;
   bool stale_ = true;
+  std::uint32_t directory_bits_ = max_directory_bits;
   thrust::device_vector<std::uint32_t> directory_;
+  thrust::device_vector<dictionary_entry> entries_;
   thrust::device_vector<std::uint64_t> name_words_;
-  thrust::device_vector<std::uint32_t> first_word_;
-  thrust::device_vector<std::uint8_t> name_bytes_;
 };
 
 }  // namespace rowscan::stations

@@ -11,6 +11,13 @@
 //
 // One look at the last group (the sentinel id sorts last) tells whether every line was known; if not,
 // nothing is merged and the general path takes the block.
+//
+// On the host systems a worker is one thread, and it folds a whole block alone (the parallelism is
+// across blocks), so it skips the ids, the sort and the reduction:
+//   for_each_line_in_order(merge_into_station_row)  -> one row per station (and one for unknown lines)
+//   transform(merge_stats) into the table's stats
+// The ids index the rows directly: the grouping reduce_by_key would compute, with nothing to sort.
+// --explain (an observer) keeps the sorted composition, whose arrays it shows.
 #pragma once
 
 #include "rowscan/context.hpp"
@@ -40,6 +47,11 @@ class fast_reducer {
   std::optional<std::size_t> fold(char const* text, std::size_t size, dictionary_view dictionary, station_table& table);
 
  private:
+#if !ROWSCAN_HAS_CUB
+  /// The host systems' fast path: one pass in line order folds each reading into its station's row.
+  std::optional<std::size_t> fold_in_order(char const* text, std::size_t size, dictionary_view dictionary,
+                                           station_table& table);
+#endif
   std::pair<station_id const*, std::int16_t const*> sort_rows(std::size_t n);
   bool reduce_rows(station_id const* ids, std::int16_t const* tenths, std::size_t n, std::size_t stations);
   void merge_reduced(station_table& table);

@@ -41,6 +41,9 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
     : fd_(fd), label_(std::move(label)), options_(options) {
   ROWSCAN_EXPECTS(options_.block_size > 0, "block size must be positive");
   ROWSCAN_EXPECTS(options_.buffers >= 2, "the reader needs at least two staging buffers");
+  ROWSCAN_EXPECTS(options_.held >= 1, "the caller holds at least one chunk");
+  // Every lent chunk keeps its buffer, and the ring still has room to read ahead.
+  if (options_.held > 1) options_.buffers = std::max(options_.buffers, options_.held + 2);
   struct stat st{};
   off_t const position = ::lseek(fd_, 0, SEEK_CUR);
   // A regular file of size 0 may still have contents (files in /proc): read those as a stream.
@@ -68,6 +71,7 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   slack_ = options_.max_line;
   buffers_.resize(options_.buffers);
   states_.resize(options_.buffers);
+  given_back_.assign(options_.buffers, 0);
   for (unsigned i = 0; i < options_.buffers; ++i) {
     states_[i].block = i;
     states_[i].slices_left = slices_per_block_;
@@ -80,14 +84,14 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   inline_reads_ = options_.block_size < options_.min_threaded_block;
   if (inline_reads_) {
     for (unsigned i = 0; i < options_.buffers; ++i) {
-      buffers_[i].reset(static_cast<char*>(allocate_pinned(slack_ + options_.block_size)));
+      buffers_[i].reset(static_cast<char*>(allocate_pinned(slack_ + options_.block_size + options_.padding)));
     }
     allocated_ = options_.buffers;
     return;
   }
   // Pinning memory is slow (tens of ms per 64 MiB): reading starts as soon as the first buffer is
   // there, and the others are allocated behind it.
-  buffers_[0].reset(static_cast<char*>(allocate_pinned(slack_ + options_.block_size)));
+  buffers_[0].reset(static_cast<char*>(allocate_pinned(slack_ + options_.block_size + options_.padding)));
   allocated_ = 1;
   start_threads(threads);
 }
@@ -110,7 +114,7 @@ void chunked_reader::start_threads(unsigned threads) {
 void chunked_reader::allocate_ring() {
   try {
     for (unsigned i = 1; i < options_.buffers && !stop_; ++i) {
-      char* buffer = static_cast<char*>(allocate_pinned(slack_ + options_.block_size));
+      char* buffer = static_cast<char*>(allocate_pinned(slack_ + options_.block_size + options_.padding));
       {
         std::lock_guard<std::mutex> lock(mutex_);
         buffers_[i].reset(buffer);
@@ -224,19 +228,36 @@ void chunked_reader::read_stream_block(std::uint64_t block) {
   state.end_of_input = end;
 }
 
+void chunked_reader::release_locked() {
+  // The released slot takes the block `buffers` ahead of the one it held.
+  block_state& state = states_[released_ % options_.buffers];
+  std::uint64_t const block = released_ + options_.buffers;
+  state.block = block;
+  state.slices_left = slices_per_block_;
+  state.end_of_input = false;
+  state.bytes = seekable_ && block < block_count_
+                    ? static_cast<std::size_t>(std::min<std::uint64_t>(options_.block_size, file_size_ - block * options_.block_size))
+                    : 0;
+  ++released_;
+}
+
 void chunked_reader::release_block() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    // The released slot takes the block `buffers` ahead of the one it held.
-    block_state& state = states_[released_ % options_.buffers];
-    std::uint64_t const block = released_ + options_.buffers;
-    state.block = block;
-    state.slices_left = slices_per_block_;
-    state.end_of_input = false;
-    state.bytes = seekable_ && block < block_count_
-                      ? static_cast<std::size_t>(std::min<std::uint64_t>(options_.block_size, file_size_ - block * options_.block_size))
-                      : 0;
-    ++released_;
+    release_locked();
+  }
+  buffer_free_.notify_all();
+}
+
+void chunked_reader::give_back(std::uint64_t block) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    given_back_[block % options_.buffers] = 1;
+    // Slots are reused in block order: release every block at the front that has come back.
+    while (given_back_[released_ % options_.buffers] != 0) {
+      given_back_[released_ % options_.buffers] = 0;
+      release_locked();
+    }
   }
   buffer_free_.notify_all();
 }
@@ -250,6 +271,10 @@ bool chunked_reader::next(text_chunk& chunk) {
     if (seekable_ && current_ >= block_count_) break;
 
     if (inline_reads_ && !stream_ended_) {
+      if (options_.held > 1) {  // lent chunks may still hold the slot this block is read into
+        std::unique_lock<std::mutex> lock(mutex_);
+        buffer_free_.wait(lock, [&] { return current_ < released_ + options_.buffers; });
+      }
       block_state& slot = states_[current_ % options_.buffers];
       if (seekable_) {
         for (std::size_t slice = 0; slice < slices_per_block_; ++slice) read_slice(current_, slice);
@@ -264,8 +289,10 @@ bool chunked_reader::next(text_chunk& chunk) {
       auto const wait_start = std::chrono::steady_clock::now();
       std::unique_lock<std::mutex> lock(mutex_);
       block_state const& slot = states_[current_ % options_.buffers];
-      block_ready_.wait(lock, [&] { return failure_ || slot.slices_left == 0; });
-      if (slot.slices_left != 0) std::rethrow_exception(failure_);
+      // (With lent chunks the slot may still hold an earlier block that is not given back yet.)
+      auto const ready = [&] { return slot.block == current_ && slot.slices_left == 0; };
+      block_ready_.wait(lock, [&] { return failure_ || ready(); });
+      if (!ready()) std::rethrow_exception(failure_);
       state = slot;
       wait_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
     }
@@ -275,7 +302,8 @@ bool chunked_reader::next(text_chunk& chunk) {
     std::memcpy(data, carry_.data(), carry_.size());
     std::size_t const total = carry_.size() + state.bytes;
     std::uint64_t const offset = carry_offset_;
-    holding_ = true;
+    std::uint64_t const number = current_;
+    holding_ = options_.held == 1;  // a lent chunk comes back through give_back
     ++current_;
 
     // The line carried into this block ends at the block's first '\n' (or runs on): it is the only
@@ -288,14 +316,14 @@ bool chunked_reader::next(text_chunk& chunk) {
     if (!carry_.empty() && first_line > options_.max_line) {
       finished_ = true;
       carry_.clear();
-      chunk = text_chunk{data, 0, offset, true, data, first_line};
+      chunk = text_chunk{data, 0, offset, true, data, first_line, number};
       return true;
     }
     carry_.clear();
     if (last) {  // the input's last line needs no '\n'
       finished_ = true;
       if (total == 0) break;
-      chunk = text_chunk{data, total, offset, false, nullptr, 0};
+      chunk = text_chunk{data, total, offset, false, nullptr, 0, number};
       return true;
     }
     auto const* newline = static_cast<char const*>(::memrchr(block, '\n', state.bytes));
@@ -303,17 +331,22 @@ bool chunked_reader::next(text_chunk& chunk) {
     std::size_t const rest = total - cut;
     if (rest > options_.max_line) {  // the line after the cut does not fit the carry: it is too long
       finished_ = true;
-      chunk = text_chunk{data, cut, offset, true, data + cut, rest};
+      chunk = text_chunk{data, cut, offset, true, data + cut, rest, number};
       return true;
     }
     carry_.assign(data + cut, data + total);
     carry_offset_ = offset + cut;
     if (cut > 0) {
-      chunk = text_chunk{data, cut, offset, false, nullptr, 0};
+      chunk = text_chunk{data, cut, offset, false, nullptr, 0, number};
       return true;
     }
-    release_block();  // a block inside one line: all of it was carried
-    holding_ = false;
+    // A block inside one line: all of it was carried.
+    if (holding_) {
+      release_block();
+      holding_ = false;
+    } else {
+      give_back(number);
+    }
   }
   return false;
 }

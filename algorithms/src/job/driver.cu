@@ -78,14 +78,15 @@ void add_overlong_line(tally& here, block_worker const& worker, std::string cons
 
 #if !ROWSCAN_HAS_CUB
 /// The host systems' workers: each folds on a thread of its own, one whole block at a time, with
-/// OpenMP held to one thread inside it (the parallelism is across blocks). hand_out() copies a block
-/// into an idle worker's own buffer, so the reader's block can go back at once; the tallies come back
+/// OpenMP held to one thread inside it (the parallelism is across blocks). hand_out() lends an idle
+/// worker the reader's block itself (no copy: the reader lends every worker a block, followed by the
+/// padding the workload reads), and the worker gives it back when it is folded; the tallies come back
 /// by block number, to be merged in input order.
 class host_workers {
  public:
-  host_workers(std::vector<worker_slot> const& slots, std::size_t text_padding, std::string const& label,
+  host_workers(std::vector<worker_slot> const& slots, io::chunked_reader& reader, std::string const& label,
                std::size_t chunk_size, std::chrono::steady_clock::time_point run_start, std::uint64_t first_byte)
-      : padding_(text_padding), label_(label), chunk_size_(chunk_size), run_start_(run_start), first_byte_(first_byte) {
+      : reader_(reader), label_(label), chunk_size_(chunk_size), run_start_(run_start), first_byte_(first_byte) {
     for (worker_slot const& slot : slots) workers_.push_back(std::make_unique<state>(slot));
     try {
       for (auto& w : workers_) w->thread = std::thread([this, &w = *w] { run(w); });
@@ -112,16 +113,12 @@ class host_workers {
     }
   }
 
-  /// Waits for an idle worker and gives it block number `index`.
+  /// Waits for an idle worker and lends it block number `index`.
   void hand_out(std::size_t index, io::text_chunk const& block) {
     std::unique_lock<std::mutex> lock(mutex_);
     idle_.wait(lock, [&] { return idle_worker() != nullptr; });
     state& w = *idle_worker();
-    lock.unlock();
-    if (w.text.size() < block.size + padding_) w.text.resize(block.size + padding_);  // the worker is idle
-    if (block.size > 0) std::memcpy(thrust::raw_pointer_cast(w.text.data()), block.data, block.size);  // else no buffer yet
-    lock.lock();
-    w.block = {index, block.size, first_byte_ + block.input_offset};
+    w.block = {index, block.data, block.size, first_byte_ + block.input_offset, block.block};
     w.busy = true;
     if (tallies_.size() <= index) tallies_.resize(index + 1);
     work_.notify_all();
@@ -155,13 +152,14 @@ class host_workers {
  private:
   struct block_task {
     std::size_t index = 0;
+    char const* text = nullptr;     // the reader's block, lent until the worker gives it back
     std::size_t size = 0;
     std::uint64_t file_offset = 0;  // where the block starts in its file
+    std::uint64_t reader_block = 0;
   };
   struct state {
     explicit state(worker_slot s) : slot(s) {}
     worker_slot slot;
-    thrust::device_vector<char> text;  // host memory on the host systems
     block_task block;
     worker_share share;
     bool busy = false;
@@ -176,7 +174,7 @@ class host_workers {
   }
 
   void run(state& w) {
-    omp_set_num_threads(1);
+    one_thread_scope const one_thread;
     for (;;) {
       {
         std::unique_lock<std::mutex> lock(mutex_);
@@ -187,11 +185,11 @@ class host_workers {
       std::exception_ptr failure;
       auto const start = std::chrono::steady_clock::now();
       try {
-        t = fold_block(w.slot, thrust::raw_pointer_cast(w.text.data()), w.block.size, w.block.file_offset, label_,
-                       chunk_size_);
+        t = fold_block(w.slot, w.block.text, w.block.size, w.block.file_offset, label_, chunk_size_);
       } catch (...) {
         failure = std::current_exception();
       }
+      reader_.give_back(w.block.reader_block);
       {
         std::lock_guard<std::mutex> lock(mutex_);
         if (w.share.blocks == 0) w.share.first_block_at = std::chrono::duration<double>(start - run_start_).count();
@@ -210,7 +208,7 @@ class host_workers {
     }
   }
 
-  std::size_t padding_;
+  io::chunked_reader& reader_;
   std::string const& label_;
   std::size_t chunk_size_;
   std::chrono::steady_clock::time_point run_start_;  // the driver's start: workers' first blocks are timed from it
@@ -228,6 +226,16 @@ class host_workers {
 #endif
 
 }  // namespace
+
+#if ROWSCAN_HAS_CUB
+one_thread_scope::one_thread_scope() = default;
+one_thread_scope::~one_thread_scope() = default;
+#else
+one_thread_scope::one_thread_scope() : before_(omp_get_max_threads()) { omp_set_num_threads(1); }
+one_thread_scope::~one_thread_scope() { omp_set_num_threads(before_); }
+#endif
+
+char const* hand_over_stage() { return ROWSCAN_HAS_CUB ? "copy to device" : "waiting for a worker"; }
 
 std::size_t worker_count(job_options const& options) {
 #if ROWSCAN_HAS_CUB
@@ -273,6 +281,11 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.max_line = layout.carried_line;
   reading.threads = options.reader_threads;
   reading.max_bytes = options.max_input_bytes;
+#if !ROWSCAN_HAS_CUB
+  // Host workers fold the reader's blocks where they lie: one lent to each worker, one in the driver's hand.
+  reading.held = static_cast<unsigned>(workers.size() + 1);
+  reading.padding = layout.text_padding;
+#endif
   io::chunked_reader reader(fd, label, reading);
   tally input;  // every block so far, in input order
   auto next_block = [&](io::text_chunk& block) {
@@ -304,7 +317,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     io::text_chunk const block = next;
     std::string const prefix = block.overlong_line ? overlong_prefix(block) : std::string();
     {
-      stage_scope s(ctx, "copy to device");
+      stage_scope s(ctx, hand_over_stage());
       uploader.host_waits_for(slot);
     }
     more = next_block(next);
@@ -323,14 +336,14 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     if (options.progress) options.progress(block.input_offset + block.size);
   }
 #else
-  host_workers hosts(workers, layout.text_padding, label, report.chunk_size, setup_start, reader.first_byte());
+  host_workers hosts(workers, reader, label, report.chunk_size, setup_start, reader.first_byte());
   report.times.add("reader setup", seconds_since(setup_start));
   std::optional<std::pair<std::size_t, std::string>> overlong;  // the block it follows, and its prefix
   io::text_chunk block{};
   std::size_t blocks = 0;
   while (!hosts.stopped() && next_block(block)) {
     {
-      stage_scope s(ctx, "copy to device");  // to the worker's own buffer
+      stage_scope s(ctx, hand_over_stage());
       hosts.hand_out(blocks, block);
     }
     if (block.overlong_line) overlong.emplace(blocks, overlong_prefix(block));

@@ -15,7 +15,7 @@
 namespace rowscan::lineitem {
 
 std::vector<std::string> stage_names() {
-  return {"device setup", "reader setup", "read (waiting)", "copy to device", "find records", "find fields", "parse",
+  return {"device setup", "reader setup", "read (waiting)", job::hand_over_stage(), "find records", "find fields", "parse",
           "query"};
 }
 

@@ -27,8 +27,13 @@ std::uint64_t key_mask(unsigned key_bits) {
 }  // namespace
 
 std::vector<std::string> stage_names() {
-  return {"device setup", "reader setup", "read (waiting)", "copy to device", "dictionary", "find + parse", "sort",
+#if ROWSCAN_HAS_CUB
+  return {"device setup", "reader setup", "read (waiting)", job::hand_over_stage(), "dictionary", "find + parse", "sort",
           "reduce",       "merge",        "general path",   "output"};
+#else  // a host worker folds each line into its station's row as it parses it (fast_reducer.hpp)
+  return {"device setup", "reader setup", "read (waiting)", job::hand_over_stage(), "dictionary", "find + parse + fold",
+          "merge",        "general path", "output"};
+#endif
 }
 
 std::size_t default_chunk_size() {
@@ -63,6 +68,7 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
 
   {
     context const& ctx = workers.first_context();
+    job::one_thread_scope const one_thread;
     stage_scope stage(ctx, "output");
     station_table all;  // the workers' tables merged
     for (auto const& w : workers.workers()) {
