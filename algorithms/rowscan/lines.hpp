@@ -29,7 +29,6 @@
 
 #include <cuda/std/bit>
 #include <thrust/copy.h>
-#include <thrust/execution_policy.h>
 #include <thrust/fill.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -43,6 +42,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <string_view>
 
 namespace rowscan {
 
@@ -209,20 +209,41 @@ void for_each_line(char const* text, std::size_t size, Sink sink, std::uint32_t*
   detail::scan_word_intervals(words, n, emit, ctx);
 }
 
-/// for_each_line on the calling thread, its lines in input order (a thrust::seq scan), for a sink
-/// that folds each line into state of its own, which only one thread may touch. text is in host
-/// memory. Returns the number of lines.
+/// What take_lines_in_order went through: the lines the sink took and the bytes they span.
+struct lines_taken {
+  std::size_t lines = 0;
+  std::size_t bytes = 0;  ///< where the first line the sink refused starts; the text's size if it took all
+};
+
+/// The host systems' line loop: the lines of text[0, size) (host memory) one after another on the
+/// calling thread, each found by the standard library's search for its '\n' (string_view::find, a
+/// memchr), for as long as sink(line, begin, end) returns true. The same lines as for_each_line, in
+/// input order, so a sink may fold each into state only one thread touches and stop at any line: a
+/// worker on one core needs no scan (for_each_line's is one pass more over the text there).
 template <class Sink>
-std::size_t for_each_line_in_order(char const* text, std::size_t size, Sink sink) {
+lines_taken take_lines_in_order(char const* text, std::size_t size, Sink&& sink) {
   detail::check_text_size(size);
-  text_words const words(text, static_cast<std::uint32_t>(size));
-  auto const n = static_cast<std::uint32_t>(words.count());
-  if (n == 0) return 0;
-  std::uint32_t lines = 0;
-  auto emit = thrust::make_tabulate_output_iterator(emit_word_lines<Sink>{words, n - 1, sink, &lines});
-  auto const intervals = detail::word_intervals(words);
-  thrust::exclusive_scan(thrust::seq, intervals, intervals + n, emit, line_interval{0, 0}, line_interval_plus{});
-  return lines;
+  std::string_view const all(text, size);
+  lines_taken taken;
+  while (taken.bytes < size) {
+    std::size_t const newline = all.find('\n', taken.bytes);
+    std::size_t const end = newline == std::string_view::npos ? size : newline + 1;
+    if (!sink(static_cast<std::uint32_t>(taken.lines), static_cast<std::uint32_t>(taken.bytes),
+              static_cast<std::uint32_t>(end))) {
+      break;
+    }
+    ++taken.lines;
+    taken.bytes = end;
+  }
+  return taken;
+}
+
+/// Where the first line that ends at or after text[at - 1] ends: `at` rounded up to whole lines (size
+/// if no '\n' follows). Host memory.
+inline std::size_t whole_lines_through(char const* text, std::size_t size, std::size_t at) {
+  if (at == 0 || at >= size) return at == 0 ? 0 : size;
+  std::size_t const newline = std::string_view(text, size).find('\n', at - 1);
+  return newline == std::string_view::npos ? size : newline + 1;
 }
 
 /// The scan of for_each_line with its input and output stored (for `rowscan --explain`, which prints

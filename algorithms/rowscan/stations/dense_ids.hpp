@@ -63,12 +63,22 @@ struct name_words {
     std::uint64_t w = shift == 0 ? aligned[0] : (aligned[0] >> shift) | (aligned[1] << (64 - shift));
     return remaining >= 8 ? w : w & ((std::uint64_t{1} << (8 * remaining)) - 1);
   }
+  /// Word 1 of a name of `size` bytes: 0 for a name of at most 8.
+  ROWSCAN_HD std::uint64_t second_word(std::uint32_t size) const { return size > 8 ? (*this)(1, size - 8) : 0; }
 #else
   // One unaligned 8-byte load, masked (the same padding makes it safe: the word starts inside the name).
   std::uint64_t operator()(std::uint32_t i, std::uint32_t remaining) const {
     std::uint64_t w = 0;
     std::memcpy(&w, p + 8u * i, sizeof w);
     return remaining >= 8 ? w : w & ((std::uint64_t{1} << (8 * remaining)) - 1);
+  }
+  /// Word 1 of a name of `size` bytes: 0 for a name of at most 8. Loaded whatever the size (a name,
+  /// ';' and a temperature leave bytes p[8, 16) readable) and masked, so the size takes no branch.
+  std::uint64_t second_word(std::uint32_t size) const {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p + 8, sizeof w);
+    std::uint32_t const rest = size > 8 ? size - 8 : 0;
+    return w & (rest >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * rest)) - 1);
   }
 #endif
 };
@@ -100,8 +110,13 @@ struct dictionary_view {
   ROWSCAN_HD station_id find(char const* name, std::uint32_t size) const {
     if (size > max_name_bytes) return needs_general_path;
     name_words const read{name};
-    std::uint64_t h = 0x243f6a8885a308d3ull;
-    for (std::uint32_t i = 0; 8 * i < size; ++i) h = hash_step(h, read(i, size - 8 * i));
+    // Names of at most 16 bytes (most of them) take no branch on their size: both first words are
+    // read (the second is 0 past the name's end) and a select keeps the second hash step or not.
+    std::uint64_t const w0 = read(0, size);
+    std::uint64_t const w1 = read.second_word(size);
+    std::uint64_t const h1 = hash_step(name_hash_seed, w0);
+    std::uint64_t h = size > 8 ? hash_step(h1, w1) : h1;
+    for (std::uint32_t i = 2; 8 * i < size; ++i) h = hash_step(h, read(i, size - 8 * i));
     std::uint64_t const key = hash_finish(h, size) & key_mask;
     auto const bucket = static_cast<std::uint32_t>(key >> (64 - directory_bits));  // (bits <= 16 < 64)
     dictionary_entry const* e = entries + directory[bucket];
@@ -112,9 +127,9 @@ struct dictionary_view {
     while (e != end && e->key < key) ++e;
     for (; e != end && e->key == key; ++e) {  // more than one only when names share a key
       if (e->size != size) continue;
-      std::uint64_t const* theirs = words + e->first_word;
-      bool same = true;
-      for (std::uint32_t i = 0; same && 8 * i < size; ++i) same = theirs[i] == read(i, size - 8 * i);
+      std::uint64_t const* theirs = words + e->first_word;  // theirs[1] exists: the words end in a 0
+      bool same = (theirs[0] == w0) & ((size <= 8) | (theirs[1] == w1));
+      for (std::uint32_t i = 2; same && 8 * i < size; ++i) same = theirs[i] == read(i, size - 8 * i);
       if (same) return static_cast<station_id>(e - entries);
     }
     return needs_general_path;

@@ -13,14 +13,15 @@
 // nothing is merged and the general path takes the block.
 //
 // On the host systems a worker is one thread, and it folds a whole block alone (the parallelism is
-// across blocks), so it skips the ids, the sort and the reduction:
-//   for_each_line_in_order(merge_into_station_row)  -> one row per station (and one for unknown lines)
+// across blocks), so fold_known_lines skips the ids, the sort and the reduction:
+//   take_lines_in_order(merge_into_station_row)  -> one row per station, up to the first unknown line
 //   transform(merge_stats) into the table's stats
 // The ids index the rows directly: the grouping reduce_by_key would compute, with nothing to sort.
 // --explain (an observer) keeps the sorted composition, whose arrays it shows.
 #pragma once
 
 #include "rowscan/context.hpp"
+#include "rowscan/lines.hpp"
 #include "rowscan/stations/dense_ids.hpp"
 #include "rowscan/stations/observer.hpp"
 #include "rowscan/stations/stats.hpp"
@@ -46,12 +47,14 @@ class fast_reducer {
   /// table). Returns the line count then; otherwise nothing: the table is unchanged.
   std::optional<std::size_t> fold(char const* text, std::size_t size, dictionary_view dictionary, station_table& table);
 
- private:
 #if !ROWSCAN_HAS_CUB
-  /// The host systems' fast path: one pass in line order folds each reading into its station's row.
-  std::optional<std::size_t> fold_in_order(char const* text, std::size_t size, dictionary_view dictionary,
-                                           station_table& table);
+  /// The host systems' fast path (on one thread): folds the lines of text[0, size) one after another
+  /// into table's stats, up to the first line that dictionary does not know (a new station or a bad
+  /// line), and says how far it went. No observer sees it.
+  lines_taken fold_known_lines(char const* text, std::size_t size, dictionary_view dictionary, station_table& table);
 #endif
+
+ private:
   std::pair<station_id const*, std::int16_t const*> sort_rows(std::size_t n);
   bool reduce_rows(station_id const* ids, std::int16_t const* tenths, std::size_t n, std::size_t stations);
   void merge_reduced(station_table& table);

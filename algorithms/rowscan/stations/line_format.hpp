@@ -49,6 +49,9 @@ ROWSCAN_HD inline std::uint64_t name_word(char const* bytes, std::uint32_t n) {
   return w;
 }
 
+/// name_hash's state before the first word.
+constexpr std::uint64_t name_hash_seed = 0x243f6a8885a308d3ull;
+
 /// One step of name_hash: mixes the next 8-byte word into the state.
 ROWSCAN_HD inline std::uint64_t hash_step(std::uint64_t h, std::uint64_t word) {
   h = (h ^ word) * 0x9e3779b97f4a7c15ull;
@@ -69,7 +72,7 @@ ROWSCAN_HD inline std::uint64_t hash_finish(std::uint64_t h, std::uint32_t size)
 /// The name's 64-bit key, eight bytes at a time so that a name of 100 bytes costs 13 steps: the same
 /// value on every backend, and on the fast path, which assembles the same words from aligned loads.
 ROWSCAN_HD inline std::uint64_t name_hash(char const* name, std::uint32_t size) {
-  std::uint64_t h = 0x243f6a8885a308d3ull;
+  std::uint64_t h = name_hash_seed;
   for (std::uint32_t i = 0; i < size; i += 8) h = hash_step(h, name_word(name + i, size - i < 8 ? size - i : 8));
   return hash_finish(h, size);
 }

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/worker.hpp: the stations block composition, as the job driver sees it.
 //
+// On the GPU:
 //   block -> path_policy: dictionary usable and not backing off?
 //            yes: fast_reducer.fold(block, dictionary)    every station known: merged, done
 //            no, or a new station / bad line: general_grouper.fold(block) -> the table changed:
 //                                                          the dictionary is rebuilt before the next fast block
+// On the host systems (one thread a worker; fold_in_order):
+//   block -> fast_reducer.fold_known_lines up to the first unknown line
+//         -> general_grouper.fold(a piece from there: 64 KiB, then twice as much each time) -> again
 //
 // The worker's partial answer is its station table (table.hpp): every station of the blocks it folded,
 // in key order. Two partial answers merge with merge_tables, the same sort_by_key + reduce_by_key
@@ -25,6 +29,10 @@
 #include <string_view>
 
 namespace rowscan::stations {
+
+/// The host systems' first piece for the general path in a block (worker::fold_in_order): about 4,000
+/// lines, enough to meet all of the official 413 stations.
+constexpr std::size_t first_learning_piece = std::size_t{64} << 10;
 
 /// Readable bytes a block's text needs after its end: the fast path reads names with aligned 8-byte loads.
 constexpr std::size_t text_padding_bytes = 16;
@@ -54,7 +62,17 @@ class worker final : public job::block_worker {
   path_policy const& paths() const { return paths_; }
 
  private:
+#if !ROWSCAN_HAS_CUB
+  /// The host systems' fold (one thread, lines in order): the fast reducer takes the known lines, and
+  /// each line it does not know starts a piece for the general path, which learns the piece's stations;
+  /// then the fast reducer goes on after it. Pieces start small and double within a block, so a worker
+  /// learns from a few KiB rather than a whole block, and a block that keeps meeting new stations
+  /// rebuilds its dictionary only a few times.
+  job::tally fold_in_order(char const* text, std::size_t size);
+#endif
+
   context ctx_;
+  bool explained_;  // an observer watches (--explain): the GPU's composition, whose arrays it shows
   station_table table_;
   station_dictionary dictionary_;
   fast_reducer fast_;

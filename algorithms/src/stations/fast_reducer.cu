@@ -31,20 +31,20 @@ T* raw(thrust::device_vector<T>& v) {
 }
 
 #if !ROWSCAN_HAS_CUB
-/// for_each_line_in_order's sink on a host worker: each line's reading merged straight into its
-/// station's row of the block's summary; row `unknown` gathers the lines the dictionary does not know.
-/// One thread visits the lines in order and owns the rows, so grouping needs no sort: the ids index
-/// the rows directly (reduce_by_key's answer, without its keys sorted first).
+/// take_lines_in_order's sink on a host worker: each line's reading merged straight into its station's
+/// row of the block's summary, up to the first line the dictionary does not know. One thread visits the
+/// lines in order and owns the rows, so grouping needs no sort: the ids index the rows directly (the
+/// grouping reduce_by_key computes, without its keys sorted first).
 struct merge_into_station_row {
   char const* text;
   dictionary_view dictionary;
   station_stats* rows;
-  std::uint32_t unknown;
 
-  void operator()(std::uint32_t /*line*/, std::uint32_t begin, std::uint32_t end) const {
+  bool operator()(std::uint32_t /*line*/, std::uint32_t begin, std::uint32_t end) const {
     station_reading const r = read_station_line(text, begin, end, dictionary);
-    std::uint32_t const row = r.id < unknown ? r.id : unknown;
-    rows[row] = merge_stats{}(rows[row], reading_stats{}(r.tenths));
+    if (r.id == needs_general_path) return false;
+    rows[r.id] = merge_stats{}(rows[r.id], reading_stats{}(r.tenths));
+    return true;
   }
 };
 #endif
@@ -56,9 +56,6 @@ fast_reducer::fast_reducer(context const& ctx, bool portable_only, block_observe
 
 std::optional<std::size_t> fast_reducer::fold(char const* text, std::size_t size, dictionary_view dictionary,
                                               station_table& table) {
-#if !ROWSCAN_HAS_CUB
-  if (observer_ == nullptr) return fold_in_order(text, size, dictionary, table);  // --explain shows the sort
-#endif
   std::size_t const capacity = size / min_line_bytes + 2;
   ctx_.grow(ids_, capacity);
   ctx_.grow(tenths_, capacity);
@@ -97,24 +94,23 @@ std::optional<std::size_t> fast_reducer::fold(char const* text, std::size_t size
 }
 
 #if !ROWSCAN_HAS_CUB
-std::optional<std::size_t> fast_reducer::fold_in_order(char const* text, std::size_t size, dictionary_view dictionary,
-                                                       station_table& table) {
-  auto const stations = static_cast<std::uint32_t>(table.size());
-  ctx_.grow(reduced_, stations + std::size_t{1});
+lines_taken fast_reducer::fold_known_lines(char const* text, std::size_t size, dictionary_view dictionary,
+                                           station_table& table) {
+  std::size_t const stations = table.size();
+  ctx_.grow(reduced_, stations);
   station_stats* const rows = raw(reduced_);
-  std::size_t lines = 0;
+  lines_taken taken;
   {
     stage_scope stage(ctx_, "find + parse + fold");
-    thrust::fill_n(thrust::seq, rows, stations + 1, station_stats::identity());
-    lines = for_each_line_in_order(text, size, merge_into_station_row{text, dictionary, rows, stations});
+    thrust::fill_n(thrust::seq, rows, stations, station_stats::identity());
+    taken = take_lines_in_order(text, size, merge_into_station_row{text, dictionary, rows});
   }
-  if (rows[stations].count != 0) return std::nullopt;  // a new station or a bad line: the general path
-  reduced_ids_.clear();                               // reduced_[i] is station i's
+  reduced_ids_.clear();  // reduced_[i] is station i's
   {
     stage_scope stage(ctx_, "merge");
     merge_reduced(table);
   }
-  return lines;
+  return taken;
 }
 #endif
 

@@ -4,18 +4,19 @@
 #include "rowscan/stations/worker.hpp"
 
 #include "rowscan/error.hpp"
+#include "rowscan/lines.hpp"
 #include "rowscan/stations/line_format.hpp"
 #include "rowscan/stations/memory_bound.hpp"
 
+#include <new>
 #include <string>
-
 #include <utility>
 
 namespace rowscan::stations {
 
 worker::worker(context const& ctx, worker_options const& options, block_observer* observer)
-    : ctx_(ctx), dictionary_(options.key_mask), fast_(ctx, options.portable_only, observer),
-      general_(ctx, options.key_mask, options.skip_invalid, observer) {}
+    : ctx_(ctx), explained_(observer != nullptr), dictionary_(options.key_mask),
+      fast_(ctx, options.portable_only, observer), general_(ctx, options.key_mask, options.skip_invalid, observer) {}
 
 void worker::start_from(station_table table) {
   table_ = std::move(table);
@@ -24,6 +25,9 @@ void worker::start_from(station_table table) {
 
 job::tally worker::fold(char const* text, std::size_t size) {
   if (size == 0) return {};
+#if !ROWSCAN_HAS_CUB
+  if (!explained_) return fold_in_order(text, size);
+#endif
   // The fast path changes nothing until it succeeds, and the general path lets no std::bad_alloc out
   // after it has merged a piece: a block that ran out of memory left no trace, and its halves may run.
   if (paths_.try_fast(station_dictionary::usable_for(table_))) {
@@ -45,6 +49,52 @@ job::tally worker::fold(char const* text, std::size_t size) {
   paths_.general_ran();
   return t;
 }
+
+#if !ROWSCAN_HAS_CUB
+job::tally worker::fold_in_order(char const* text, std::size_t size) {
+  job::tally block;  // the lines folded so far; block.bytes is where the next one starts
+  std::size_t piece = first_learning_piece;
+  bool learned = false;
+  while (block.bytes < size) {
+    if (station_dictionary::usable_for(table_)) {
+      lines_taken const known =
+          fast_.fold_known_lines(text + block.bytes, size - block.bytes, dictionary_.view(table_, ctx_), table_);
+      job::tally t;
+      t.lines = known.lines;
+      t.bytes = known.bytes;
+      block = job::merge(std::move(block), t);
+      if (block.bytes == size) break;
+    } else if (table_.size() > 0) {
+      piece = size;  // too many stations for ids: the general path takes the rest at once
+    }
+    // The first line the dictionary does not know starts a piece for the general path.
+    char const* const here = text + block.bytes;
+    std::size_t const end = whole_lines_through(here, size - block.bytes, piece);
+    job::tally t;
+    try {
+      t = general_.fold(here, end, table_);
+    } catch (std::bad_alloc const&) {
+      if (block.bytes == 0) throw;  // nothing is folded yet: the driver may fold the block in halves
+      // Part of the block is in the table: a retry would count it twice.
+      throw device_error("out of memory while learning new stations (" + std::to_string(table_.size()) +
+                         " stations so far); " + out_of_memory_advice(size));
+    }
+    t.bytes = end;
+    block = job::merge(std::move(block), t);
+    if (block.stop) return block;
+    dictionary_.invalidate();
+    learned = true;
+    piece *= 2;
+  }
+  if (learned) {
+    ctx_.pool().release_unused();  // as in fold(): the table's arrays grew into larger size classes
+    paths_.general_ran();
+  } else {
+    paths_.fast_succeeded();
+  }
+  return block;
+}
+#endif
 
 std::string worker::out_of_memory_advice(std::size_t chunk_size) const {
   std::uint64_t const stations = table_.size();
