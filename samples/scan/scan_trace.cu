@@ -12,7 +12,8 @@
 //      carried by the tiles' aggregates.
 // Then the device system's thrust::exclusive_scan, inclusive_scan and reduce_by_key must agree.
 //
-// usage: scan_trace [--expect FILE]   (prints the traces; docs/scan.md quotes them, CTest compares)
+// usage: scan_trace [blelloch|look-back|by-key] [--expect FILE]   (one trace, or all three; docs/scan.md
+//        quotes them, CTest compares them with samples/scan/*.txt)
 #include "../common/sample.hpp"
 
 #include <thrust/device_vector.h>
@@ -30,7 +31,7 @@
 
 namespace {
 
-char const* const usage = "scan_trace [--expect FILE]";
+char const* const usage = "scan_trace [blelloch|look-back|by-key] [--expect FILE]";
 
 using values = std::vector<int>;
 
@@ -230,48 +231,60 @@ void reduce_by_key_trace(values const& keys, values const& in, std::size_t tile_
 
 int run(int argc, char** argv) {
   auto const opt = samples::parse_options(argc, argv, 0, usage);
-  std::ostringstream trace;
+  std::string const part = opt.inputs.empty() ? "all" : opt.inputs.front();
+  if (opt.inputs.size() > 1 || (part != "all" && part != "blelloch" && part != "look-back" && part != "by-key")) {
+    throw rowscan::error(std::string("usage: ") + usage);
+  }
+  std::ostringstream blelloch_trace, look_back_trace, by_key_trace;
 
   values const small{3, 1, 7, 0, 4, 1, 6, 3};
-  trace << "1. Blelloch's exclusive scan of " << small.size() << " values\n";
-  print_row(trace, "input", small);
-  values const blelloch = blelloch_exclusive_scan(small, trace);
+  blelloch_trace << "Blelloch's exclusive scan of " << small.size() << " values\n";
+  print_row(blelloch_trace, "input", small);
+  values const blelloch = blelloch_exclusive_scan(small, blelloch_trace);
 
   values const in{3, 1, 7, 0, 4, 1, 6, 3, 5, 2, 8, 1, 2, 9, 4, 6};
   std::size_t const tile_items = 4;
   std::vector<int> const start_round{0, 0, 2, 0};  // tile 2's block is scheduled two rounds late
-  trace << "\n2. Single-pass inclusive scan with decoupled look-back: " << in.size() << " values, tiles of "
-        << tile_items << ", tile 2 scheduled at round 2\n";
-  print_row(trace, "input", in);
-  values const single_pass = single_pass_scan(in, tile_items, start_round, trace);
-  print_row(trace, "output", single_pass);
+  look_back_trace << "Single-pass inclusive scan with decoupled look-back: " << in.size() << " values, tiles of "
+                  << tile_items << ", tile 2 scheduled at round 2\n";
+  print_row(look_back_trace, "input", in);
+  values const single_pass = single_pass_scan(in, tile_items, start_round, look_back_trace);
+  print_row(look_back_trace, "output", single_pass);
 
   values const keys{0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3};
-  trace << "\n3. reduce_by_key as a scan of {heads, value}: the same values, sorted keys, tiles of " << tile_items
-        << '\n';
+  by_key_trace << "reduce_by_key as a scan of {heads, value}: the same values, sorted keys, tiles of " << tile_items
+               << '\n';
   values out_keys(static_cast<std::size_t>(keys.back() + 1)), out_sums(out_keys.size());
-  reduce_by_key_trace(keys, in, tile_items, out_keys, out_sums, trace);
-  print_row(trace, "unique keys", out_keys);
-  print_row(trace, "sums", out_sums);
+  reduce_by_key_trace(keys, in, tile_items, out_keys, out_sums, by_key_trace);
+  print_row(by_key_trace, "unique keys", out_keys);
+  print_row(by_key_trace, "sums", out_sums);
 
   // The device system's algorithms must give the traces' answers.
   thrust::device_vector<int> const d_small(small.begin(), small.end()), d_in(in.begin(), in.end()),
       d_keys(keys.begin(), keys.end());
   thrust::device_vector<int> d_out(in.size()), d_out_keys(in.size()), d_out_sums(in.size());
   thrust::exclusive_scan(d_small.begin(), d_small.end(), d_out.begin());
-  bool ok = values(d_out.begin(), d_out.begin() + static_cast<long>(small.size())) == blelloch;
+  bool const blelloch_ok = values(d_out.begin(), d_out.begin() + static_cast<long>(small.size())) == blelloch;
   thrust::inclusive_scan(d_in.begin(), d_in.end(), d_out.begin());
-  ok = ok && values(d_out.begin(), d_out.end()) == single_pass;
+  bool const look_back_ok = values(d_out.begin(), d_out.end()) == single_pass;
   auto const ends = thrust::reduce_by_key(d_keys.begin(), d_keys.end(), d_in.begin(), d_out_keys.begin(), d_out_sums.begin());
   auto const runs = ends.first - d_out_keys.begin();
-  ok = ok && values(d_out_keys.begin(), d_out_keys.begin() + runs) == out_keys &&
-       values(d_out_sums.begin(), d_out_sums.begin() + runs) == out_sums;
-  trace << '\n'
-        << (ok ? "thrust::exclusive_scan, inclusive_scan and reduce_by_key agree with the traces"
-               : "MISMATCH: a Thrust algorithm differs from its trace")
+  bool const by_key_ok = values(d_out_keys.begin(), d_out_keys.begin() + runs) == out_keys &&
+                         values(d_out_sums.begin(), d_out_sums.begin() + runs) == out_sums;
+  auto verdict = [](std::ostream& out, bool ok, char const* algorithm) {
+    out << (ok ? "" : "MISMATCH: ") << algorithm << (ok ? " on the device system agrees" : " differs from the trace")
         << '\n';
-  samples::deliver_answer(opt, trace.str());
-  return ok ? 0 : 1;
+  };
+  verdict(blelloch_trace, blelloch_ok, "thrust::exclusive_scan");
+  verdict(look_back_trace, look_back_ok, "thrust::inclusive_scan");
+  verdict(by_key_trace, by_key_ok, "thrust::reduce_by_key");
+  std::string const answer = part == "blelloch"    ? blelloch_trace.str()
+                             : part == "look-back" ? look_back_trace.str()
+                             : part == "by-key"    ? by_key_trace.str()
+                                                   : blelloch_trace.str() + '\n' + look_back_trace.str() + '\n' +
+                                                         by_key_trace.str();
+  samples::deliver_answer(opt, answer);
+  return blelloch_ok && look_back_ok && by_key_ok ? 0 : 1;
 }
 
 }  // namespace
