@@ -437,11 +437,11 @@ int run(int argc, char** argv) {
   }
 
 #if ROWSCAN_HAS_CUB
-  int device = 0, sms = 0, smem_per_block = 0, smem_per_sm = 0;
-  SAMPLE_CUDA_TRY(cudaGetDevice(&device));
-  SAMPLE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  SAMPLE_CUDA_TRY(cudaDeviceGetAttribute(&smem_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  SAMPLE_CUDA_TRY(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  int gpu = 0, sms = 0, smem_per_block = 0, smem_per_sm = 0;
+  SAMPLE_CUDA_TRY(cudaGetDevice(&gpu));
+  SAMPLE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu));
+  SAMPLE_CUDA_TRY(cudaDeviceGetAttribute(&smem_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, gpu));
+  SAMPLE_CUDA_TRY(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, gpu));
   unsigned const threads = 256;
   {  // the blog's kernel
     thrust::device_vector<float_stat> table(stations);
