@@ -141,7 +141,7 @@ std::string printed_tenths(std::int64_t t) {
 /// How the float table differs from the exact one, printed.
 void compare_floats(std::ostream& out, char const* order, std::vector<float_stat> const& f,
                     std::vector<station_stats> const& exact) {
-  std::size_t min_max_differ = 0, mean_differ = 0, at_a_tie = 0, stations_with_rows = 0;
+  std::size_t min_max_differ = 0, mean_differ = 0, at_a_tie = 0, negative_zero = 0, stations_with_rows = 0;
   double worst_sum = 0;
   for (std::size_t s = 0; s < exact.size(); ++s) {
     if (exact[s].count == 0) continue;
@@ -149,8 +149,10 @@ void compare_floats(std::ostream& out, char const* order, std::vector<float_stat
     if (printed(f[s].min) != printed_tenths(exact[s].min) || printed(f[s].max) != printed_tenths(exact[s].max)) {
       ++min_max_differ;
     }
-    if (printed(f[s].sum / static_cast<float>(f[s].count)) != printed_tenths(rowscan::stations::mean_tenths(exact[s]))) {
+    std::string const mean = printed(f[s].sum / static_cast<float>(f[s].count));
+    if (mean != printed_tenths(rowscan::stations::mean_tenths(exact[s]))) {
       ++mean_differ;
+      if (mean == "-0.0") ++negative_zero;  // a mean in (-0.05, 0): 1BRC prints 0.0
       // A tie: the exact mean ends in 5 hundredths. 1BRC rounds it up; a float printed with one decimal
       // rounds its binary value, which lies a little above or below the tie, or on it (then to even).
       if (exact[s].sum % exact[s].count != 0 && (2 * exact[s].sum) % exact[s].count == 0) ++at_a_tie;
@@ -158,7 +160,8 @@ void compare_floats(std::ostream& out, char const* order, std::vector<float_stat
     worst_sum = std::max(worst_sum, std::fabs(static_cast<double>(f[s].sum) - static_cast<double>(exact[s].sum) / 10));
   }
   out << "  " << std::left << std::setw(34) << order << std::right << " min or max differ at " << min_max_differ
-      << ", mean at " << mean_differ << " (" << at_a_tie << " of them at a tie) of " << stations_with_rows
+      << ", mean at " << mean_differ << " (" << at_a_tie << " at a tie, " << negative_zero << " printed -0.0) of "
+      << stations_with_rows
       << " stations; worst sum off by " << std::setprecision(3) << worst_sum << '\n';
 }
 
