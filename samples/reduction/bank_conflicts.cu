@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// samples/reduction/bank_conflicts.cu: the shared-memory trees of Harris's kernels 1, 2 and 3, replayed
+// samples/reduction/bank_conflicts.cu: the shared-memory trees of Harris's kernels 1 to 6, replayed
 // on the host for one block of 256 threads, warp by warp and step by step: which warps issue, how many
 // lanes work, how many shared loads and stores they issue, and how many extra wavefronts (bank
 // conflicts) their addresses cost on 32 banks of 4-byte words (docs/reduction.md).
@@ -23,6 +23,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -122,10 +123,34 @@ std::string replay_all() {
   counts const k3 = replay_kernel(out, "kernel 3, sequential addressing:", down,
                                   [](unsigned tid, unsigned s) { return tid < s; },
                                   [](unsigned tid, unsigned) { return tid; }, true);
-  out << "per block       shared loads  load conflicts  shared stores  store conflicts\n";
-  for (auto const& [name, c] : {std::pair{"kernel 1", k1}, std::pair{"kernel 2", k2}, std::pair{"kernel 3", k3}}) {
+  // Kernel 4: kernel 3's tree; each thread adds two values while it loads, so a block covers 512 values.
+  counts const k4 = replay_kernel(out, "kernel 4", down, [](unsigned tid, unsigned s) { return tid < s; },
+                                  [](unsigned tid, unsigned) { return tid; }, false);
+  // Kernels 5 and 6: kernel 4's tree down to s = 64, then warp 0 alone (warp_tree): it loads its word
+  // once, then per step loads word tid + s and stores word tid, all 32 lanes, with no test of s.
+  std::vector<unsigned> const down_to_64{128, 64};
+  counts k5 = replay_kernel(out, "kernel 5", down_to_64, [](unsigned tid, unsigned s) { return tid < s; },
+                            [](unsigned tid, unsigned) { return tid; }, false);
+  std::vector<unsigned> lanes(warp), shifted(warp);
+  for (unsigned lane = 0; lane < warp; ++lane) lanes[lane] = lane;
+  k5.loads += 1;  // sum = partial[tid]
+  k5.load_conflicts += wavefronts(lanes) - 1;
+  for (unsigned s = 32; s > 0; s /= 2) {
+    for (unsigned lane = 0; lane < warp; ++lane) shifted[lane] = lane + s;
+    k5.warps += 1;
+    k5.lanes += warp;
+    k5.loads += 1;
+    k5.load_conflicts += wavefronts(shifted) - 1;
+    k5.stores += 1;
+    k5.store_conflicts += wavefronts(lanes) - 1;
+  }
+  out << "per block       shared loads  load conflicts  shared stores  store conflicts  blocks for 2^24 values\n";
+  for (auto const& [name, c, blocks] : {std::tuple{"kernel 1", k1, 65536}, std::tuple{"kernel 2", k2, 65536},
+                                         std::tuple{"kernel 3", k3, 65536}, std::tuple{"kernel 4", k4, 32768},
+                                         std::tuple{"kernels 5, 6", k5, 32768}}) {
     out << "  " << std::left << std::setw(14) << name << std::right << std::setw(12) << c.loads << std::setw(16)
-        << c.load_conflicts << std::setw(15) << c.stores << std::setw(17) << c.store_conflicts << '\n';
+        << c.load_conflicts << std::setw(15) << c.stores << std::setw(17) << c.store_conflicts << std::setw(24)
+        << blocks << '\n';
   }
   return out.str();
 }
