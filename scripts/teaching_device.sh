@@ -18,6 +18,8 @@
 #   OUT/bank_conflicts-h100.csv      kernel 2's tree as written and padded, 2^28 values          -> docs/reduction.md
 #   OUT/stations_steps_10k-h100.csv  steps 1, 3 and 4 on 1e8 rows of 10,000 stations            -> docs/README.md (path 4)
 #   OUT/scan_trace-h100.txt          the scan traces, with Thrust's CUDA scans checked against them
+#   OUT/sticky-h100.txt, OUT/sanitizer-h100.txt   `occupancy sticky` (a kernel's fault: late, sticky), and
+#                                    compute-sanitizer's report of the same run (if it is installed)
 #
 #   LABEL=h100  REPEAT=10  PRIVATIZATION_ROWS=100000000  STATION_ROWS=100000000  DATA_DIR=/tmp
 #   STEPS="build run" (either alone splits the work between two calls of 10 minutes)
@@ -67,6 +69,14 @@ echo "== occupancy: block-size sweep, refused launch" >&2
 "$build/samples/occupancy" --repeat "$repeat" --csv > "$out/occupancy-$label.csv" 2> "$out/occupancy-$label.txt"
 stamp "$out/occupancy-$label.csv"
 cat "$out/occupancy-$label.txt"
+
+echo "== occupancy sticky: a kernel's fault, reported late and sticky; then the same under compute-sanitizer" >&2
+"$build/samples/occupancy" sticky | tee "$out/sticky-$label.txt" || true
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+if [ -n "$sanitizer" ]; then
+  "$sanitizer" --tool memcheck "$build/samples/occupancy" sticky > "$out/sanitizer-$label.txt" 2>&1 || true
+  head -20 "$out/sanitizer-$label.txt"
+fi
 
 echo "== bank_conflicts: kernel 2 as written and padded" >&2
 "$build/samples/bank_conflicts" --repeat "$repeat" --csv > "$out/bank_conflicts-$label.csv" \

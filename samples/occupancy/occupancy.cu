@@ -12,8 +12,10 @@
 //   grid limits (every build prints them; CUDA also launches) a grid of 65,536 blocks in y is refused
 //               with cudaErrorInvalidConfiguration, and the error does not stick: the next launch works
 //
-// usage: occupancy [--size N] [--repeat R] [--csv] [--print [--expect FILE]]   (--print: the calculator
-//        and the grid-limit arithmetic alone, the same on every build, which CTest compares)
+//   sticky      (CUDA, `occupancy sticky`) a kernel faults: the error comes late, and it sticks
+//
+// usage: occupancy [sticky] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]   (--print: the
+//        calculator and the grid-limit arithmetic alone, the same on every build, which CTest compares)
 #include "../common/sample.hpp"
 
 #include <thrust/device_vector.h>
@@ -29,7 +31,7 @@
 
 namespace {
 
-char const* const usage = "occupancy [--size N] [--repeat R] [--csv] [--print [--expect FILE]]";
+char const* const usage = "occupancy [sticky] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]";
 
 // [docs:calculator]
 /// One SM's limits on compute capability 9.0 (the H100), from the CUDA C++ Programming Guide's table.
@@ -130,6 +132,28 @@ __global__ void eight_wide_sums(std::uint32_t const* x, std::size_t n, unsigned 
 
 __global__ void empty_kernel() {}
 
+/// Writes through a pointer it is given: handed a null pointer, it faults (an illegal address).
+__global__ void write_through(int* p) { *p = 1; }
+
+// [docs:sticky-error]
+/// An error inside a running kernel: the launch itself succeeds; the fault is reported by a later call
+/// (asynchronously), and it sticks: every later call of this process fails with it.
+int sticky_error(std::ostream& text) {
+  write_through<<<1, 1>>>(nullptr);
+  cudaError_t const launched = cudaGetLastError();         // the launch was valid: cudaSuccess
+  cudaError_t const synchronized = cudaDeviceSynchronize();  // the fault arrives here
+  void* p = nullptr;
+  cudaError_t const allocated = cudaMalloc(&p, 16);          // and stays: this fails too
+  text << "a kernel that writes through a null pointer: launch " << cudaGetErrorName(launched)
+       << ", cudaDeviceSynchronize " << cudaGetErrorName(synchronized) << ", a later cudaMalloc "
+       << cudaGetErrorName(allocated) << '\n';
+  bool const ok = launched == cudaSuccess && synchronized != cudaSuccess && allocated == synchronized;
+  text << (ok ? "the fault was reported late and stuck, as expected" : "MISMATCH: the fault did not behave as expected")
+       << '\n';
+  return ok ? 0 : 1;
+}
+// [docs:end]
+
 template <class Kernel, class Launch>
 void sweep(std::ostream& text, bool csv, std::string const& device, char const* name, Kernel kernel, std::size_t n,
            std::size_t bytes, int repeat, Launch launch) {
@@ -168,6 +192,17 @@ void sweep(std::ostream& text, bool csv, std::string const& device, char const* 
 
 int run(int argc, char** argv) {
   auto const opt = samples::parse_options(argc, argv, std::size_t{1} << 28, usage);
+  if (opt.inputs.size() > 1 || (opt.inputs.size() == 1 && opt.inputs.front() != "sticky")) {
+    throw rowscan::error(std::string("usage: ") + usage);
+  }
+  if (!opt.inputs.empty()) {  // `occupancy sticky`: the fault, alone, since nothing works after it
+#if ROWSCAN_HAS_CUB
+    return sticky_error(std::cout);
+#else
+    std::cout << "(the sticky error needs the CUDA build)\n";
+    return 0;
+#endif
+  }
   std::ostringstream fixed;  // the same on every build
   fixed << calculator_table() << "\ngrid limits (compute capability 3.0 and later): gridDim.x up to 2^31 - 1, "
         << "gridDim.y and .z up to 65,535, 1,024 threads a block\n";
