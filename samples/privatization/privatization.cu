@@ -241,7 +241,7 @@ __device__ float atomic_max_float(float* address, float val) {
 /// One global table, four atomics per row (a grid-stride loop; the blog gave each thread a file slice).
 __global__ void float_atomics(station_id const* ids, std::int16_t const* tenths, std::size_t n, float_stat* table) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
-    float const v = tenths[i] / 10.0f;  // the parsed float, as the blog's cuda_atof returns it
+    float const v = tenths[i] / 10.0f;  // the float nearest the reading, as a correctly rounding parser gives it
     float_stat* const s = table + ids[i];
     atomic_min_float(&s->min, v);
     atomic_max_float(&s->max, v);
