@@ -132,21 +132,20 @@ values single_pass_scan(values const& in, std::size_t tile_items, std::vector<in
         r.reduced = true;
         r.look = t;  // the next predecessor to read is tile t - 1
         descriptors[t] = {t == 0 ? status::P : status::A, r.aggregate};
-        out << "aggregate " << r.aggregate << ", publishes " << (t == 0 ? "P " : "A ") << r.aggregate;
+        out << "aggregate " << r.aggregate << ", publishes " << (t == 0 ? "P " : "A ") << r.aggregate;  // [docs:hide]
       } else {  // 2. Look back one predecessor: wait on X, add an A and go on, add a P and stop.
         std::size_t const p = r.look - 1;
         tile_descriptor const d = seen[p];
-        out << "reads tile " << p << ": " << static_cast<char>(d.flag);
-        if (d.flag == status::X) {
-          out << ", waits";
-        } else {
-          r.exclusive += d.value;
-          out << ' ' << d.value << ", prefix so far " << r.exclusive;
+        out << "reads tile " << p << ": " << static_cast<char>(d.flag);  // [docs:hide]
+        if (d.flag == status::X) out << ", waits";  // [docs:hide]
+        if (d.flag != status::X) {  // (an X: not ready yet, read the same tile again next round)
+          r.exclusive = d.value + r.exclusive;  // earlier + later: the predecessor's part comes first
+          out << ' ' << d.value << ", prefix so far " << r.exclusive;  // [docs:hide]
           if (d.flag == status::A) --r.look;
         }
         if (d.flag == status::P) {  // 3. Publish the inclusive prefix for the tiles after this one.
           descriptors[t] = {status::P, r.exclusive + r.aggregate};
-          out << ", publishes P " << r.exclusive + r.aggregate;
+          out << ", publishes P " << r.exclusive + r.aggregate;  // [docs:hide]
           r.look = 0;
         }
       }
@@ -154,7 +153,7 @@ values single_pass_scan(values const& in, std::size_t tile_items, std::vector<in
         int sum = r.exclusive;
         for (std::size_t i = r.begin; i < r.end; ++i) result[i] = sum += in[i];
         r.done = true;
-        out << "; writes its " << r.end - r.begin << " outputs";
+        out << "; writes its " << r.end - r.begin << " outputs";  // [docs:hide]
       }
       // [docs:end]
       out << '\n';
