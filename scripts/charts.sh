@@ -13,7 +13,8 @@
 # sorted by name, take the palette in turn). A `device_copy` row (the reduction ladder's
 # device-to-device copy, bytes read + written) is not a bar: it is that device's copy rate, drawn as a
 # labelled dashed line on every chart that has the device, or named in the title when every bar is
-# under a tenth of it. Only measured rows are drawn: the CSVs hold no modelled values. Needs gnuplot
+# under a tenth of it. The title names the rows' commits and dates (every CSV ends in commit,date).
+# Only measured rows are drawn: the CSVs hold no modelled values. Needs gnuplot
 # (Debian: gnuplot-nox, or scripts/bootstrap.sh --charts). Not part of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,7 +66,8 @@ while IFS=$'\t' read -r sample suffix; do
     $1 != suffix || $2 != sample || $4 == "device_copy" { next }
     !($4 in vi) { vi[$4] = ++nv; variants[nv] = $4 }
     !($3 in di) { di[$3] = ++nd; devices[nd] = $3 }
-    { value[$4, $3] = $8; if ($8 + 0 > top) top = $8 + 0; items = $5 }
+    { value[$4, $3] = $8; if ($8 + 0 > top) top = $8 + 0; items = $5
+      stamp = "commit " $(NF - 1) ", " substr($NF, 1, 10); if (!(stamp in seen)) { seen[stamp] = 1; stamps = stamps (stamps == "" ? "" : "; ") stamp } }
     bytes == "" { bytes = $6 }
     bytes != $6 { bytes = "mixed" }
     END {
@@ -76,8 +78,10 @@ while IFS=$'\t' read -r sample suffix; do
         printf "\n"
       }
       printf "%s %s %s\n", top, items, bytes > about
+      print stamps > (about ".stamp")
     }' "$work/rows.csv" > "$work/$name.tsv"
   read -r top items bytes < "$work/$name.input"
+  stamp=$(cat "$work/$name.input.stamp")
   columns=$(head -1 "$work/$name.tsv" | awk -F'\t' '{ print NF }')
   variants=$(($(wc -l < "$work/$name.tsv") - 1))
   bar_colours=""
@@ -101,7 +105,7 @@ set terminal svg size 900,520 dynamic enhanced font "sans,12" background rgb "wh
 set output "docs/charts/$name.svg"
 set datafile separator "\t"
 set datafile missing "?"
-set title "$sample ($suffix): GB/s of input read, GB = 10^9 bytes (higher is better)\\n$input$off_scale" noenhanced
+set title "$sample ($suffix): GB/s of input read, GB = 10^9 bytes (higher is better)\\n$input, $stamp$off_scale" noenhanced
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
@@ -122,7 +126,9 @@ done < <(awk -F, '{ print $2 "\t" $1 }' "$work/rows.csv" | awk '!seen[$0]++')
 
 # The string-gather grid (docs/data/benchmarks/string_gather-LABEL.csv, Google Benchmark's CSV): a heat
 # map of the automatic strategy's share of a plain copy of the same bytes, per string count and average
-# length, with each cell's percentage written in it (a cell not measured stays blank).
+# length, with each cell's percentage written in it. A cell not measured is grey (off the blue scale) and says n/a,
+# never a colour of the scale; the title names the commit and date of the stamped CSV beside the
+# benchmark's (docs/data/string_gather-LABEL.csv).
 for grid in docs/data/benchmarks/string_gather-*.csv; do
   label=$(basename "$grid" .csv)
   python3 - "$grid" > "$work/$label.cells" <<'PY'
@@ -140,13 +146,21 @@ PY
   awk -v counts="$counts" -v lengths="$lengths" '
     BEGIN { nc = split(counts, c, " "); for (i = 1; i <= nc; i++) ci[c[i]] = i - 1
             nl = split(lengths, l, " "); for (i = 1; i <= nl; i++) li[l[i]] = i - 1 }
-    { print ci[$1], li[$2], $3 }' "$work/$label.cells" > "$work/$label.xyz"
+    { print ci[$1], li[$2], $3; have[ci[$1], li[$2]] = 1 }
+    END { for (i = 0; i < nc; i++) for (j = 0; j < nl; j++) if (!((i, j) in have)) print i, j > missing }' \
+    missing="$work/$label.missing" "$work/$label.cells" > "$work/$label.xyz"
+  [ -s "$work/$label.missing" ] || echo "-10 -10" > "$work/$label.missing"  # nothing missing: off the plot
+  stamped=docs/data/$label.csv
+  stamp="commit and date not recorded"
+  if [ -f "$stamped" ]; then
+    stamp=$(python3 -c "import csv, sys; sys.path.insert(0, 'scripts'); import svg_parts; print(svg_parts.stamp_line(list(csv.DictReader(open('$stamped')))))")
+  fi
   xtics=$(echo "$counts" | awk '{ for (i = 1; i <= NF; i++) printf "%s\"%s\" %d", (i > 1 ? ", " : ""), $i, i - 1 }')
   ytics=$(echo "$lengths" | awk '{ for (i = 1; i <= NF; i++) printf "%s\"%s\" %d", (i > 1 ? ", " : ""), $i, i - 1 }')
   gnuplot <<GNUPLOT
 set terminal svg size 900,560 dynamic enhanced font "sans,12" background rgb "white"
 set output "docs/charts/$label.svg"
-set title "gather_strings, automatic strategy: % of a device-to-device copy of the same bytes (higher is better)\n$label: one cell per string count and average length" noenhanced
+set title "gather_strings, automatic strategy: % of a device-to-device copy of the same bytes (higher is better)\n$label: one cell per string count and average length; $stamp; grey, n/a: not measured" noenhanced
 set xlabel "strings"
 set ylabel "average length (bytes)"
 set xtics ($xtics)
@@ -159,7 +173,9 @@ set xrange [-0.5:$(echo "$counts" | wc -w) - 0.5]
 set yrange [-0.5:$(echo "$lengths" | wc -w) - 0.5]
 set style fill solid 1.0 noborder
 plot "$work/$label.xyz" using 1:2:(0.5):(0.5):3 with boxxyerror fillcolor palette notitle, \
-     "" using 1:2:(sprintf("%.0f", \$3)) with labels font ",11" notitle
+     "" using 1:2:(sprintf("%.0f", \$3)) with labels font ",11" notitle, \
+     "$work/$label.missing" using 1:2:(0.5):(0.5) with boxxyerror fillstyle solid 1.0 fillcolor rgb "#bdbdbd" notitle, \
+     "" using 1:2:("n/a") with labels font ",10" textcolor rgb "#555555" notitle
 GNUPLOT
   echo "charts: docs/charts/$label.svg"
 done

@@ -30,7 +30,8 @@ wanted=(gpu__time_duration.sum dram__bytes_read.sum
         l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
         l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
         smsp__sass_inst_executed_op_shared_ld.sum smsp__sass_inst_executed_op_shared_st.sum
-        sm__warps_active.avg.pct_of_peak_sustained_active smsp__inst_executed.sum)
+        sm__warps_active.avg.pct_of_peak_sustained_active smsp__inst_executed.sum
+        dram__throughput.avg.pct_of_peak_sustained_elapsed)
 "$ncu" --query-metrics --chip gh100 > "$out/ncu-metrics-known.txt" 2>&1 || true
 metrics=()
 for m in "${wanted[@]}"; do

@@ -4,7 +4,9 @@
 #
 #   scripts/samples_csv.sh BUILD_DIR LABEL [OUT_DIR [SAMPLE...]]  -> OUT_DIR/SAMPLE-LABEL.csv (OUT_DIR: $OUT)
 #
-#   SAMPLE: reduction_ladder, chunk_by_four_ways, stations_steps (default: all three)
+#   SAMPLE: reduction_ladder, chunk_by_four_ways, stations_steps (default: all three), and on request
+#           stations_steps_10k (steps 1, 3 and 4 on 10,000 stations), privatization (413 and 41,343
+#           stations, docs/privatization.md)
 #   on a GPU machine:   scripts/samples_csv.sh build/cuda h100 "$OUT"
 #   some samples only:  scripts/samples_csv.sh build/cuda h100 "$OUT" stations_steps chunk_by_four_ways
 #   then, in the repo:  cp OUT_DIR/*.csv docs/data/ && scripts/charts.sh && scripts/docs_snippets.py
@@ -13,7 +15,8 @@
 # Each sample checks its results before it times them (it exits 1, and so does this script, on a
 # mismatch); the device steps of the 1BRC pipeline are checked against the std::map step's answer.
 # The defaults suit one GPU with 40 GB or more; the variables below shrink them (the CPU numbers in
-# docs/data were taken with REDUCTION_SIZE=67108864 CHUNK_BY_SIZE=33554432 STATION_ROWS=1000000 REPEAT=5).
+# docs/data were taken with REDUCTION_SIZE=67108864 CHUNK_BY_SIZE=33554432 STATION_ROWS=1000000 REPEAT=5;
+# privatization-cpu.csv with PRIVATIZATION_ROWS=16777216 REPEAT=3).
 # The stations steps' input is generated under DATA_DIR (default /tmp) and removed afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,8 +29,8 @@ samples=("$@")
 [ ${#samples[@]} -eq 0 ] && samples=(reduction_ladder chunk_by_four_ways stations_steps)
 for s in "${samples[@]}"; do
   case $s in
-    reduction_ladder | chunk_by_four_ways | stations_steps) ;;
-    *) echo "samples_csv: unknown sample '$s' (reduction_ladder, chunk_by_four_ways, stations_steps)" >&2; exit 2 ;;
+    reduction_ladder | chunk_by_four_ways | stations_steps | stations_steps_10k | privatization) ;;
+    *) echo "samples_csv: unknown sample '$s' (reduction_ladder, chunk_by_four_ways, stations_steps, stations_steps_10k, privatization)" >&2; exit 2 ;;
   esac
 done
 wanted() {
@@ -38,6 +41,7 @@ wanted() {
 reduction_size=${REDUCTION_SIZE:-268435456}   # 1 GiB of uint32 digits
 chunk_by_size=${CHUNK_BY_SIZE:-1073741824}    # 1 GiB of text, about 67 million lines
 station_rows=${STATION_ROWS:-100000000}       # about 1.4 GB of measurements, 413 stations
+privatization_rows=${PRIVATIZATION_ROWS:-100000000}  # (id, tenths) rows of 4 bytes
 repeat=${REPEAT:-10}
 data=${DATA_DIR:-/tmp}
 mkdir -p "$out"
@@ -75,6 +79,29 @@ if wanted stations_steps; then
       >> "$out/stations_steps-$label.csv"
   done
   rm -f "$input" "$answer"
+fi
+
+if wanted stations_steps_10k; then
+  input="$data/samples-measurements-$station_rows-10k.txt"
+  answer="$data/samples-measurements-$station_rows-10k.answer"
+  echo "== stations_steps_10k, $station_rows rows, 10,000 stations" >&2
+  "$build/app/rowscan" generate measurements --rows "$station_rows" --stations 10000 --seed 7 -o "$input"
+  "$build/samples/stations_01_naive" "$input" --repeat 1 --csv --output "$answer" > "$out/stations_steps_10k-$label.csv"
+  for step in 03_fused 04_dictionary; do
+    "$build/samples/stations_$step" "$input" --repeat "$repeat" --csv --expect "$answer" | tail -n +2 \
+      >> "$out/stations_steps_10k-$label.csv"
+  done
+  # The steps print sample "stations_steps"; this file's rows are another input, so another sample.
+  sed -i 's/^stations_steps,/stations_steps_10k,/' "$out/stations_steps_10k-$label.csv"
+  rm -f "$input" "$answer"
+fi
+
+if wanted privatization; then
+  echo "== privatization, $privatization_rows rows, 413 and 41,343 stations" >&2
+  "$build/samples/privatization" 413 --size "$privatization_rows" --repeat "$repeat" --csv \
+    > "$out/privatization-$label.csv"
+  "$build/samples/privatization" 41343 --size "$privatization_rows" --repeat "$repeat" --csv | tail -n +2 \
+    >> "$out/privatization-$label.csv"
 fi
 
 for f in "$out"/*-"$label".csv; do stamp "$f"; done

@@ -19,3 +19,38 @@ def marker(x, top, bottom, colour, label, label_left=False):
     label_x = x - 4 if label_left else x + 4
     return [f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" stroke="{colour}" stroke-dasharray="4 3"/>',
             f'<text x="{label_x:.1f}" y="{top - 2}" fill="{colour}"{anchor}>{label}</text>']
+
+
+# The bar charts' colours (scripts/charts.sh): the devices of every sample CSV in docs/data (a header that
+# starts with "sample," and has gb_per_s), sorted by name, take this palette in turn. The hand-drawn
+# charts use the same mapping, so a device has one colour in every chart.
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+UNLISTED = "#7f7f7f"  # a device no bar chart shows
+
+
+def device_colours(data_dir=None):
+    """{device name: colour} as scripts/charts.sh assigns them."""
+    import csv
+    import pathlib
+    data = pathlib.Path(data_dir) if data_dir else pathlib.Path(__file__).resolve().parent.parent / "docs" / "data"
+    devices = set()
+    for path in sorted(data.glob("*.csv")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if not lines or not lines[0].startswith("sample,") or "gb_per_s" not in lines[0]:
+            continue
+        for row in csv.reader(lines[1:]):
+            if len(row) >= 7:
+                devices.add(row[1])
+    # charts.sh sorts with `sort -u` under the C locale's byte order where LC_ALL=C; Python's sort is the
+    # same byte order for these ASCII names.
+    return {device: PALETTE[i % len(PALETTE)] for i, device in enumerate(sorted(devices))}
+
+
+def stamp_line(rows):
+    """"commit X, DATE" of a chart's rows (every distinct pair, dates to the day)."""
+    pairs = []
+    for r in rows:
+        pair = (r.get("commit", "?"), (r.get("date") or "?")[:10])
+        if pair not in pairs:
+            pairs.append(pair)
+    return "; ".join(f"commit {c}, {d}" for c, d in pairs)

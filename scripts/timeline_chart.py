@@ -10,7 +10,10 @@ at 1.4 ms", "gpu 16 ...") and the "hand-over at" stage into one row per worker; 
 run's, from the report's first line. `svg` draws one bar
 per worker from its first block to its first block plus its busy time, on a linear axis from zero in
 milliseconds, with the hand-over as a vertical line. A bar is the span a worker would need if it were
-busy without a break from its first block: the figures are totals, not a trace.
+busy without a break from its first block: the figures are totals, not a trace. The GPU's bars take the
+colour that scripts/charts.sh gives the CSV's device in every bar chart (svg_parts.device_colours); the
+host's workers run on the machine's cores, which no bar chart names, and are grey. The title carries
+the rows' commit and date.
 """
 import csv
 import re
@@ -23,7 +26,6 @@ WORKER = re.compile(r"^\s*(worker|gpu)\s+(\d+)\s+(\d+) blocks\s+([\d.]+) MB\s+([
 HAND_OVER = re.compile(r"^\s*hand-over at\s+([\d.]+) ms")
 TOTAL = re.compile(r"^\s*total\s+([\d.]+) ms")
 BYTES = re.compile(r"^rowscan \w+ on .*?: (\d+) bytes")
-COLOURS = {"host": "#4e79a7", "gpu": "#59a14f"}  # the same in every rowscan chart: host blue, GPU green
 
 
 def to_csv(stats_path, commit, date, device):
@@ -53,11 +55,16 @@ def to_svg(csv_path, title):
     width, left, right, bar, gap, top = 780, 120, 70, 14, 4, 50
     height = top + len(rows) * (bar + gap) + 50
     scale = (width - left - right) / total
+    gpu_colour = svg_parts.device_colours().get(rows[0]["device"], svg_parts.UNLISTED)
+    colours = {"gpu": gpu_colour, "host": svg_parts.UNLISTED}
+    height += 14
+    top += 14
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
              f'font-size="11">',
              f'<text x="{left}" y="20" font-size="13">{title}</text>',
-             f'<text x="{left}" y="36" fill="#555">each bar: first block to first block + busy time (ms); '
-             f'host workers blue, GPU green</text>']
+             f'<text x="{left}" y="36" fill="#555">{svg_parts.stamp_line(rows)}, {rows[0]["device"]}</text>',
+             f'<text x="{left}" y="50" fill="#555">each bar: first block to first block + busy time (ms); '
+             f'the GPU in its colour of every chart, host workers grey</text>']
     for i, r in enumerate(rows):
         y = top + i * (bar + gap)
         start = float(r["first_block_ms"])
@@ -65,7 +72,7 @@ def to_svg(csv_path, title):
         label = f'{"GPU" if r["processor"] == "gpu" else "host"} {r["worker"]}'
         parts.append(f'<text x="{left - 6}" y="{y + bar - 3}" text-anchor="end">{label}</text>')
         parts.append(f'<rect x="{left + start * scale:.1f}" y="{y}" width="{max(busy * scale, 0.5):.1f}" '
-                     f'height="{bar}" fill="{COLOURS[r["processor"]]}"/>')
+                     f'height="{bar}" fill="{colours[r["processor"]]}"/>')
         parts.append(f'<text x="{left + (start + busy) * scale + 4:.1f}" y="{y + bar - 3}" fill="#555">'
                      f'{float(r["megabytes"]):.0f} MB</text>')
     axis_y = top + len(rows) * (bar + gap) + 6
