@@ -14,7 +14,7 @@
 # round, so that a drift of the machine touches all alike), checks that every program printed the first
 # one's answer (a mean printed as -0.0 counts as 0.0), and appends one CSV row per program:
 #   program,cores,file,bytes,median_s,min_s,max_s,gb_per_s,per_core_gb_per_s,answer,commit,date,device
-# The device is $DEVICE, or the CPU's model name; the commit is this checkout's.
+# The device is $DEVICE, or the CPU's model name; the commit is $COMMIT, or this checkout's.
 set -uo pipefail
 if [ $# -lt 5 ]; then
   sed -n '2,/^set/p' "$0" | sed '$d' >&2
@@ -29,7 +29,7 @@ shift
 names=() commands=()
 for spec in "$@"; do names+=("${spec%%=*}"); commands+=("${spec#*=}"); done
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 date=$(date -u +%Y-%m-%d)
 device=${DEVICE:-$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)}
 [ -s "$csv" ] || echo "program,cores,file,bytes,median_s,min_s,max_s,gb_per_s,per_core_gb_per_s,answer,commit,date,device" > "$csv"

@@ -54,41 +54,64 @@ ROWSCAN_HD inline std::uint32_t directory_bits_for(std::size_t stations) {
 struct name_words {
   char const* p;
 #if ROWSCAN_HAS_CUB
-  // Aligned 8-byte loads joined by shifts (the text has 16 bytes of padding after its end, and a name
-  // is never at its very start unless the start is aligned, so no load leaves the allocation).
-  ROWSCAN_HD std::uint64_t operator()(std::uint32_t i, std::uint32_t remaining) const {
-    auto const address = reinterpret_cast<std::uintptr_t>(p) + 8u * i;
+  /// The 8 bytes at p + offset. Aligned 8-byte loads joined by shifts (the text has 16 bytes of padding
+  /// after its end, and a name is never at its very start unless the start is aligned, so no load
+  /// leaves the allocation).
+  ROWSCAN_HD std::uint64_t word_at(std::uint32_t offset) const {
+    auto const address = reinterpret_cast<std::uintptr_t>(p) + offset;
     auto const* aligned = reinterpret_cast<std::uint64_t const*>(address & ~std::uintptr_t{7});
     unsigned const shift = static_cast<unsigned>(address & 7) * 8;
-    std::uint64_t w = shift == 0 ? aligned[0] : (aligned[0] >> shift) | (aligned[1] << (64 - shift));
-    return remaining >= 8 ? w : w & ((std::uint64_t{1} << (8 * remaining)) - 1);
+    return shift == 0 ? aligned[0] : (aligned[0] >> shift) | (aligned[1] << (64 - shift));
   }
   /// Word 1 of a name of `size` bytes: 0 for a name of at most 8.
   ROWSCAN_HD std::uint64_t second_word(std::uint32_t size) const { return size > 8 ? (*this)(1, size - 8) : 0; }
+  /// The name's last 8 bytes if it is longer than 16 (lookup_key), else 0.
+  ROWSCAN_HD std::uint64_t tail_word(std::uint32_t size) const { return size > 16 ? word_at(size - 8) : 0; }
 #else
-  // One unaligned 8-byte load, masked (the same padding makes it safe: the word starts inside the name).
-  std::uint64_t operator()(std::uint32_t i, std::uint32_t remaining) const {
+  /// The 8 bytes at p + offset: one unaligned load (the same padding makes it safe).
+  std::uint64_t word_at(std::uint32_t offset) const {
     std::uint64_t w = 0;
-    std::memcpy(&w, p + 8u * i, sizeof w);
-    return remaining >= 8 ? w : w & ((std::uint64_t{1} << (8 * remaining)) - 1);
+    std::memcpy(&w, p + offset, sizeof w);
+    return w;
   }
   /// Word 1 of a name of `size` bytes: 0 for a name of at most 8. Loaded whatever the size (a name,
   /// ';' and a temperature leave bytes p[8, 16) readable) and masked, so the size takes no branch.
   std::uint64_t second_word(std::uint32_t size) const {
-    std::uint64_t w = 0;
-    std::memcpy(&w, p + 8, sizeof w);
     std::uint32_t const rest = size > 8 ? size - 8 : 0;
-    return w & (rest >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * rest)) - 1);
+    return word_at(8) & (rest >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * rest)) - 1);
+  }
+  /// The name's last 8 bytes if it is longer than 16 (lookup_key), else 0; the load's place is chosen,
+  /// not branched to.
+  std::uint64_t tail_word(std::uint32_t size) const {
+    std::uint64_t const w = word_at(size > 16 ? size - 8 : 0);
+    return size > 16 ? w : 0;
   }
 #endif
+  /// Word i of the name, `remaining` of its bytes from there (zero above the name's end).
+  ROWSCAN_HD std::uint64_t operator()(std::uint32_t i, std::uint32_t remaining) const {
+    std::uint64_t const w = word_at(8u * i);
+    return remaining >= 8 ? w : w & ((std::uint64_t{1} << (8 * remaining)) - 1);
+  }
 };
 
-/// What a lookup reads of one station, in one 16-byte load: its key, its size and where its padded
-/// name words start.
+/// The fast path's lookup key of a name: its first two words, its last word (names over 16 bytes) and
+/// its size, each times an odd constant, xor-ed. The products are independent, so the key costs about
+/// one multiply's latency where name_hash chains a multiply per word and three more at the end. Only
+/// the dictionary's own index is sorted by it. Names of at most 16 bytes lie whole in it; longer names
+/// that differ only in their middle bytes may share it, and the name comparison tells them apart.
+ROWSCAN_HD inline std::uint64_t lookup_key(std::uint64_t w0, std::uint64_t w1, std::uint64_t tail, std::uint32_t size) {
+  std::uint64_t const k = (w0 * 0x9e3779b97f4a7c15ull) ^ (w1 * 0xc2b2ae3d27d4eb4full) ^
+                          (tail * 0x165667b19e3779f9ull) ^ (size * 0xd6e8feb86659fd93ull);
+  return k ^ (k >> 29);  // the low words' high bits reach the bucket bits too
+}
+
+/// What a lookup reads of one station, in one 16-byte load: its lookup key, where its padded name
+/// words start, its size and its id (its place in the table).
 struct dictionary_entry {
   std::uint64_t key;
   std::uint32_t first_word;  ///< the name starts at words[first_word]
-  std::uint32_t size;        ///< the name's bytes
+  std::uint16_t size;        ///< the name's bytes
+  station_id id;
 };
 
 /// Orders entries by key, for lower_bound.
@@ -96,9 +119,9 @@ struct entry_key_below {
   ROWSCAN_HD bool operator()(dictionary_entry const& e, std::uint64_t key) const { return e.key < key; }
 };
 
-/// The known stations, laid out for lookups: one entry per station in key order (equal keys adjacent;
-/// entry i is station i of the table), the directory, and each name zero-padded to whole words so a
-/// comparison is a few 8-byte loads.
+/// The known stations, laid out for lookups: one entry per station in lookup_key order (equal keys
+/// adjacent), the directory, and each name zero-padded to whole words so a comparison is a few 8-byte
+/// loads.
 struct dictionary_view {
   dictionary_entry const* entries;
   std::uint32_t const* directory;
@@ -111,13 +134,10 @@ struct dictionary_view {
     if (size > max_name_bytes) return needs_general_path;
     name_words const read{name};
     // Names of at most 16 bytes (most of them) take no branch on their size: both first words are
-    // read (the second is 0 past the name's end) and a select keeps the second hash step or not.
+    // read (the second is 0 past the name's end).
     std::uint64_t const w0 = read(0, size);
     std::uint64_t const w1 = read.second_word(size);
-    std::uint64_t const h1 = hash_step(name_hash_seed, w0);
-    std::uint64_t h = size > 8 ? hash_step(h1, w1) : h1;
-    for (std::uint32_t i = 2; 8 * i < size; ++i) h = hash_step(h, read(i, size - 8 * i));
-    std::uint64_t const key = hash_finish(h, size) & key_mask;
+    std::uint64_t const key = lookup_key(w0, w1, read.tail_word(size), size) & key_mask;
     auto const bucket = static_cast<std::uint32_t>(key >> (64 - directory_bits));  // (bits <= 16 < 64)
     dictionary_entry const* e = entries + directory[bucket];
     dictionary_entry const* const end = entries + directory[bucket + 1];
@@ -130,7 +150,7 @@ struct dictionary_view {
       std::uint64_t const* theirs = words + e->first_word;  // theirs[1] exists: the words end in a 0
       bool same = (theirs[0] == w0) & ((size <= 8) | (theirs[1] == w1));
       for (std::uint32_t i = 2; same && 8 * i < size; ++i) same = theirs[i] == read(i, size - 8 * i);
-      if (same) return static_cast<station_id>(e - entries);
+      if (same) return e->id;
     }
     return needs_general_path;
   }
@@ -142,12 +162,14 @@ ROWSCAN_HD inline bool temperature_at_end(char const* text, std::uint32_t begin,
   std::uint32_t const size = stop - begin;
   char const* t = text + stop;
   if (size < 5 || !is_digit(t[-1]) || t[-2] != '.' || !is_digit(t[-3])) return false;
-  // One or two integer digits, and a sign or not, come in any mix: selects, not branches, decide them.
-  bool const two_digits = is_digit(t[-4]);
-  int value = (t[-3] - '0') * 10 + (t[-1] - '0') + (two_digits ? (t[-4] - '0') * 100 : 0);
-  std::uint32_t used = 3 + (two_digits ? 1u : 0u);  // bytes of the temperature so far
-  bool const negative = t[-static_cast<int>(used) - 1] == '-';  // t[-4] or t[-5]: inside the line
-  used += negative ? 1u : 0u;
+  // One or two integer digits, and a sign or not, come in any mix: masks, not branches, decide them
+  // (a compiler turns a select on them into a branch that misses half the time).
+  int const tens_digit = t[-4] - '0';
+  auto const two_digits = static_cast<std::uint32_t>(static_cast<unsigned>(tens_digit) <= 9u);
+  int value = (t[-3] - '0') * 10 + (t[-1] - '0') + ((tens_digit * 100) & -static_cast<int>(two_digits));
+  std::uint32_t used = 3 + two_digits;  // bytes of the temperature so far
+  auto const negative = static_cast<std::uint32_t>(t[-static_cast<int>(used) - 1] == '-');  // t[-4] or t[-5]: in the line
+  used += negative;
   if (size < used + 2 || t[-static_cast<int>(used) - 1] != ';') return false;  // a name byte and ';' must precede
   separator = stop - used - 1;
   tenths = static_cast<std::int16_t>(negative ? -value : value);

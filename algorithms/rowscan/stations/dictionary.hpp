@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/dictionary.hpp: the stations learned from the data, laid out for the fast path.
 //
-// The running table, sorted by key, is the dictionary (dense_ids.hpp says how a line finds its id in
-// it). What this class adds is a read-only index over that table, built by library calls whenever the
-// general path changes the table:
-//   directory:    lower_bound(table keys, every bucket's smallest key)   the keys of bucket b (their top
-//                                                                        bits, dense_ids.hpp) are [dir[b], dir[b + 1])
+// The running table's stations are the dictionary (dense_ids.hpp says how a line finds its id, its
+// place in the table). What this class adds is a read-only index over them, built by library calls
+// whenever the general path changes the table:
+//   entries:      {lookup key, first word, size, id} per station, sort by lookup key (dense_ids.hpp)
+//   directory:    lower_bound(entry keys, every bucket's smallest key)   the entries of bucket b (keys
+//                                                                        with b as top bits) are [dir[b], dir[b + 1])
 //   padded names: each name zero-padded to whole 8-byte words, so a comparison is a few word loads
 #pragma once
 

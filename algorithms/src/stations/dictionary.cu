@@ -1,21 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
-// The fast path's dictionary (rowscan/stations/dictionary.hpp): a directory over the table's keys and
-// the names padded to whole words.
+// The fast path's dictionary (rowscan/stations/dictionary.hpp): entries in lookup-key order, a directory
+// over them and the names padded to whole words.
 #include "rowscan/stations/dictionary.hpp"
 
 #include "rowscan/stage.hpp"
 
 #include <thrust/binary_search.h>
-#include <thrust/fill.h>
+#include <thrust/execution_policy.h>
 #include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/sort.h>
 
 #include <string>
 #include <vector>
 
 namespace rowscan::stations {
 namespace {
+
+/// An entry's lookup key.
+struct entry_key {
+  ROWSCAN_HD std::uint64_t operator()(dictionary_entry const& e) const { return e.key; }
+};
+
+/// Entries in lookup-key order.
+struct entry_key_less {
+  ROWSCAN_HD bool operator()(dictionary_entry const& a, dictionary_entry const& b) const { return a.key < b.key; }
+};
 
 /// The smallest key of directory bucket b.
 struct bucket_first_key {
@@ -33,30 +44,36 @@ dictionary_view station_dictionary::view(station_table const& table, context con
 
 void station_dictionary::rebuild(station_table const& table, context const& ctx) {
   stage_scope stage(ctx, "dictionary");
-  // The directory: a vectorized lower_bound of every bucket's smallest key; the last entry ends the last bucket.
-  directory_bits_ = directory_bits_for(table.size());
-  std::size_t const directory_size = (std::size_t{1} << directory_bits_) + 1;
-  directory_.resize(directory_size);
-  auto bucket_keys =
-      thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), bucket_first_key{directory_bits_});
-  thrust::lower_bound(ctx.policy(), table.keys.begin(), table.keys.end(), bucket_keys,
-                      bucket_keys + static_cast<std::ptrdiff_t>(directory_size - 1), directory_.begin());
-  thrust::fill_n(ctx.policy(), directory_.begin() + static_cast<std::ptrdiff_t>(directory_size - 1), 1,
-                 static_cast<std::uint32_t>(table.size()));
-
-  // The entries and the padded names: O(stations) bytes, laid out on the host once per change of the
-  // station set.
+  // O(stations) work, laid out on the host once per change of the station set: each name's padded
+  // words and its entry, the entries sorted by lookup key, and the directory over them.
   std::vector<std::string> const names = to_host_strings(table.names);
-  thrust::host_vector<std::uint64_t> const keys = table.keys;
   thrust::host_vector<dictionary_entry> entries;
   thrust::host_vector<std::uint64_t> words;
   for (std::size_t s = 0; s < names.size(); ++s) {
     auto const n = static_cast<std::uint32_t>(names[s].size());
-    entries.push_back({keys[s], static_cast<std::uint32_t>(words.size()), n});
+    auto const first = static_cast<std::uint32_t>(words.size());
     for (std::uint32_t i = 0; i < n; i += 8) words.push_back(name_word(names[s].data() + i, n - i < 8 ? n - i : 8));
+    std::uint64_t const w1 = n > 8 ? words[first + 1] : 0;
+    std::uint64_t const tail = n > 16 ? name_word(names[s].data() + n - 8, 8) : 0;
+    entries.push_back({lookup_key(words[first], w1, tail, n) & key_mask_, first, static_cast<std::uint16_t>(n),
+                       static_cast<station_id>(s)});
   }
-  words.push_back(0);  // never empty
+  words.push_back(0);  // never empty, and a name's second word is always readable
+  thrust::sort(thrust::host, entries.begin(), entries.end(), entry_key_less{});
+
+  // The directory: a vectorized lower_bound of every bucket's smallest key; the last entry ends the last bucket.
+  directory_bits_ = directory_bits_for(table.size());
+  std::size_t const buckets = std::size_t{1} << directory_bits_;
+  thrust::host_vector<std::uint32_t> directory(buckets + 1);
+  auto const keys = thrust::make_transform_iterator(entries.begin(), entry_key{});
+  auto const bucket_keys =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), bucket_first_key{directory_bits_});
+  thrust::lower_bound(thrust::host, keys, keys + static_cast<std::ptrdiff_t>(entries.size()), bucket_keys,
+                      bucket_keys + static_cast<std::ptrdiff_t>(buckets), directory.begin());
+  directory[buckets] = static_cast<std::uint32_t>(entries.size());
+
   entries_ = entries;
+  directory_ = directory;
   name_words_ = words;
   stale_ = false;
 }
