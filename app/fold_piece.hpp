@@ -13,6 +13,7 @@
 #include "inputs.hpp"
 #include "input_outcome.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <new>
@@ -39,9 +40,14 @@ struct workload {
 inline std::optional<std::uint64_t> open_piece(input_source const& source, input_piece const& piece,
                                                std::optional<io::input_file>& input, piece_record& record) {
   record.source = piece.source;
-  input.emplace(source.path);
-  if (piece.whole) return UINT64_MAX;
-  std::uint64_t const begin = io::line_start_at_or_after(input->fd(), piece.begin, source.size, input->label());
+  input.emplace(source.path, io::text_options{source.crlf});
+  if (piece.whole) {
+    record.begin = input->bom_bytes();  // positions count the file's bytes, the byte order mark included
+    return UINT64_MAX;
+  }
+  // A byte order mark is not part of the first line: a range at the file's start begins after it.
+  std::uint64_t const begin =
+      std::max<std::uint64_t>(input->bom_bytes(), io::line_start_at_or_after(input->fd(), piece.begin, source.size, input->label()));
   std::uint64_t const end = io::line_start_at_or_after(input->fd(), piece.end, source.size, input->label());
   record.begin = begin;
   if (begin == end) return std::nullopt;
@@ -74,6 +80,12 @@ Summary fold_piece(input_source const& source, input_piece const& piece, Options
   Summary answer;
   try {
     answer = work.summarize(input->fd(), input->label(), options);
+  } catch (input_error const& e) {
+    if (auto failure = input->decode_failure()) throw error(*failure);
+    // A whole file's positions are the file's once a byte order mark is counted (a range's are placed
+    // later, with record.begin, by whoever placed them before).
+    if (!piece.whole || record.begin == 0) throw;
+    throw input_error(input->label(), e.line(), e.byte_offset() + record.begin, e.why());
   } catch (...) {
     if (auto failure = input->decode_failure()) throw error(*failure);
     throw;

@@ -93,7 +93,7 @@ class host_workers {
       // The system refused a thread (a low `ulimit -v` or -u): stop those that started, then say so.
       stop();
       throw error("cannot start " + std::to_string(workers_.size()) + " host workers (" + e.what() +
-                  "); set OMP_NUM_THREADS lower, or raise the process's limits (ulimit -v, ulimit -u)");
+                  "); give a smaller --threads, or raise the process's limits (ulimit -v, ulimit -u)");
     }
   }
   ~host_workers() { stop(); }
