@@ -200,7 +200,7 @@ auto explained(io::input_file const& input, Explain&& explain) {
     return explain();
   } catch (input_error const& e) {
     if (input.bom_bytes() == 0) throw;
-    throw input_error(input.label(), e.line(), e.byte_offset() + input.bom_bytes(), e.why());
+    throw input_error(input.label(), e.line(), e.byte_offset() + input.bom_bytes(), e.why(), e.column(), e.quote());
   }
 }
 

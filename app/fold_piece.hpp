@@ -65,7 +65,7 @@ inline void record_run(io::input_file const& input, job::run_report const& run, 
   record.lines = run.lines;
   record.skipped = run.skipped.count();
   for (input_error const& e : run.skipped.first()) {
-    record.first_skipped.push_back({input.label(), e.line(), e.byte_offset(), e.why()});
+    record.first_skipped.push_back({input.label(), e.line(), e.byte_offset(), e.why(), e.column(), e.quote()});
   }
 }
 
@@ -85,7 +85,7 @@ Summary fold_piece(input_source const& source, input_piece const& piece, Options
     // A whole file's positions are the file's once a byte order mark is counted (a range's are placed
     // later, with record.begin, by whoever placed them before).
     if (!piece.whole || record.begin == 0) throw;
-    throw input_error(input->label(), e.line(), e.byte_offset() + record.begin, e.why());
+    throw input_error(input->label(), e.line(), e.byte_offset() + record.begin, e.why(), e.column(), e.quote());
   } catch (...) {
     if (auto failure = input->decode_failure()) throw error(*failure);
     throw;
@@ -100,7 +100,7 @@ inline void record_failure(std::exception_ptr const& thrown, input_source const&
   try {
     std::rethrow_exception(thrown);
   } catch (input_error const& e) {
-    record.bad_stop = placed_line{source_label(source), e.line(), e.byte_offset(), e.why()};
+    record.bad_stop = placed_line{source_label(source), e.line(), e.byte_offset(), e.why(), e.column(), e.quote()};
   } catch (std::bad_alloc const&) {
     record.failure = source_label(source) + ": out of memory (a smaller --chunk-size needs less)";
   } catch (std::exception const& e) {

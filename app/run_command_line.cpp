@@ -151,7 +151,7 @@ int run_command_line(int argc, char** argv) {
     // Not while a block is folded (the driver words those, after its retry in halves) nor while the
     // station table is written out (stations words those): what is left scales with the chunk size.
     std::cerr << "rowscan: error: out of memory for the input's buffers (3 bytes per --chunk-size byte, "
-                 "host and device); a smaller --chunk-size needs less\n";
+              << (ROWSCAN_APP_ON_GPU ? "host and device" : "host") << "); a smaller --chunk-size needs less\n";
   } catch (std::exception const& e) {
     std::cerr << "rowscan: error: " << cause(e.what()) << '\n';
   }

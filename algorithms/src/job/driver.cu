@@ -60,7 +60,9 @@ tally fold_block(worker_slot const& slot, char const* text, std::size_t size, st
   try {
     return in_halves_if_out_of_memory(size, split_after, fold);
   } catch (out_of_memory_twice const& e) {
-    throw device_error(label + ": out of device memory for the " + std::to_string(e.size) + "-byte chunk at byte " +
+    // The memory of the system that folds: the GPU's, or the host's on the host systems.
+    constexpr char const* memory = ROWSCAN_HAS_CUB ? "device" : "host";
+    throw device_error(label + ": out of " + memory + " memory for the " + std::to_string(e.size) + "-byte chunk at byte " +
                        std::to_string(file_offset + e.offset) +
                        ", and again for half of it; " + slot.worker->out_of_memory_advice(chunk_size));
   }

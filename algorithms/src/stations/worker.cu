@@ -46,14 +46,23 @@ job::tally worker::fold(char const* text, std::size_t size) {
   return t;
 }
 
+namespace {
+/// Bytes as the advice words them: "3 MiB", "412 KiB" or "900 bytes" (never "0 MiB").
+std::string in_binary_units(std::uint64_t bytes) {
+  if (bytes >= (std::uint64_t{1} << 20)) return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= (std::uint64_t{1} << 10)) return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+}  // namespace
+
 std::string worker::out_of_memory_advice(std::size_t chunk_size) const {
   std::uint64_t const stations = table_.size();
   std::uint64_t const name_bytes = table_.names.chars.size();
   std::uint64_t const table = table_memory_bound(stations, name_bytes);
   if (table <= block_memory_bound(chunk_size)) return job::block_worker::out_of_memory_advice(chunk_size);
   return "the station table fills it (" + std::to_string(stations) + " stations, " + std::to_string(name_bytes) +
-         " bytes of names: up to " + std::to_string(table >> 20) +
-         " MiB while it merges, 320 bytes a station and 5 a name byte), and no --chunk-size makes the table "
+         " bytes of names: up to " + in_binary_units(table) +
+         " while it merges, 320 bytes a station and 5 a name byte), and no --chunk-size makes the table "
          "smaller; run where more memory is free";
 }
 
@@ -61,7 +70,7 @@ job::bad_line worker::overlong_line(std::string_view prefix) const {
   // parse_line decides on a prefix longer than max_line_bytes exactly as on the whole line.
   parsed_line const p = parse_line(prefix.data(), static_cast<std::uint32_t>(prefix.size()));
   ROWSCAN_EXPECTS(p.status != line_status::ok, "an overlong line parsed as valid");
-  return {0, p.error_at, describe(p.status)};
+  return job::bad_line_at(0, 0, p.error_at, describe(p.status), std::string(prefix.substr(0, line_excerpt_bytes)), true);
 }
 
 }  // namespace rowscan::stations
