@@ -260,7 +260,7 @@ context start_context(job_options const& options, run_report& report) {
   context ctx;
   ctx.fail_allocations_above(options.fail_allocations_above);
   if (options.time_stages) ctx.observe_stages(&report.times);
-  report.times.add("device setup", seconds_since(start));
+  report.times.add(setup_stage, seconds_since(start));
   return ctx;
 }
 
@@ -306,7 +306,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     io::text_chunk const block = next;
     std::string const prefix = block.overlong_line ? overlong_prefix(block) : std::string();
     {
-      stage_scope s(ctx, "copy to device");
+      stage_scope s(ctx, copy_stage);
       uploader.host_waits_for(slot);
     }
     more = next_block(next);
@@ -332,7 +332,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   std::size_t blocks = 0;
   while (!hosts.stopped() && next_block(block)) {
     {
-      stage_scope s(ctx, "copy to device");  // to the worker's own buffer
+      stage_scope s(ctx, copy_stage);  // to the worker's own buffer
       hosts.hand_out(blocks, block);
     }
     if (block.overlong_line) overlong.emplace(blocks, overlong_prefix(block));

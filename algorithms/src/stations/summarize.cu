@@ -5,6 +5,7 @@
 
 #include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/job/stage_times.hpp"
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/stage.hpp"
 #include "rowscan/stations/stats.hpp"
@@ -27,7 +28,7 @@ std::uint64_t key_mask(unsigned key_bits) {
 }  // namespace
 
 std::vector<std::string> stage_names() {
-  return {"device setup", "reader setup", "read (waiting)", "copy to device", "dictionary", "find + parse", "sort",
+  return {job::setup_stage, "reader setup", "read (waiting)", job::copy_stage, "dictionary", "find + parse", "sort",
           "reduce",       "merge",        "general path",   "output"};
 }
 
