@@ -75,7 +75,7 @@ void report_library_exit() {
   if (end == std::string_view::npos) end = text.size();
   char line[512];
   std::snprintf(line, sizeof line,
-                "rowscan: error: OpenMP could not start its threads (%.*s); give a smaller --threads, or raise the "
+                "rowscan: error: OpenMP stopped the run (%.*s); give a smaller --threads or --chunk-size, or raise the "
                 "process's limits (ulimit -v, ulimit -u)\n",
                 static_cast<int>(end - at - 9), text.data() + at + 9);
   __fpurge(stderr);
