@@ -2,7 +2,6 @@
 // rowscan/job/stage_times.hpp: seconds per named stage of a run, in the order the stages first ran.
 #pragma once
 
-#include "rowscan/config.hpp"
 #include "rowscan/stage_observer.hpp"
 
 #include <mutex>
@@ -11,12 +10,6 @@
 #include <vector>
 
 namespace rowscan::job {
-
-/// The stages named for the system that runs them: on a GPU, creating the device context and copying a
-/// block to the device; on the host systems, starting the workers (their context and OpenMP threads) and
-/// copying a block to a worker's own buffer.
-constexpr char const* setup_stage = ROWSCAN_HAS_CUB ? "device setup" : "worker setup";
-constexpr char const* copy_stage = ROWSCAN_HAS_CUB ? "copy to device" : "copy to worker";
 
 /// The stage_observer of a run (--stats): each stage's total time, added up over every worker (so with
 /// several workers the totals are thread-seconds). Stages named in advance keep that order even if

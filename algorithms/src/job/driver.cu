@@ -8,6 +8,7 @@
 #include "rowscan/io/text_uploader.hpp"
 #include "rowscan/job/merge_reports.hpp"
 #include "rowscan/job/out_of_memory.hpp"
+#include "rowscan/job/stage_names.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stage.hpp"
 

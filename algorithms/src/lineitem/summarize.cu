@@ -4,6 +4,7 @@
 
 #include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/job/stage_names.hpp"
 #include "rowscan/job/stage_times.hpp"
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/lineitem/worker.hpp"
