@@ -101,6 +101,12 @@ inline std::optional<cxxopts::ParseResult> parse_command_line(cxxopts::Options& 
     args = options.parse(argc, argv);
   } catch (cxxopts::exceptions::no_such_option const& e) {
     throw usage_error(unknown_option_message(options, e.what()));
+  } catch (cxxopts::exceptions::missing_argument const& e) {
+    std::string const name = quoted_by_cxxopts(e.what());
+    throw usage_error((name.size() == 1 ? "-" : "--") + name + " needs a value");
+  } catch (cxxopts::exceptions::option_requires_argument const& e) {
+    std::string const name = quoted_by_cxxopts(e.what());
+    throw usage_error((name.size() == 1 ? "-" : "--") + name + " needs a value");
   }
   if (args.count("help")) {
     write_standard_output(options.help({""}) + "\n" + notes + help_footer);

@@ -83,8 +83,9 @@ void write_output(std::string const& path, Write const& write) {
 }
 
 constexpr char const* generate_notes =
-    "The same options give the same bytes, whatever the number of threads (OMP_NUM_THREADS). FILE is written\n"
-    "as a temporary file beside it and renamed at the end: an interrupted run leaves FILE as it was.\n";
+    "The same options give the same bytes, whatever the number of threads (ROWSCAN_THREADS or OMP_NUM_THREADS).\n"
+    "FILE is written as a temporary file beside it and renamed at the end: an interrupted run leaves FILE as it\n"
+    "was. On a terminal, stderr shows the bytes written so far.\n";
 
 std::uint64_t parse_seed(cxxopts::ParseResult const& args) {
   return parse_whole_number("seed", option_text(args, "seed").value_or("1"), 0, std::numeric_limits<std::uint64_t>::max());

@@ -37,7 +37,7 @@ constexpr char const* usage_text =
     "options (`rowscan COMMAND --help` describes a command's own in full):\n"
     "  --format FORMAT        stations: 1brc (the default), json or csv; lineitem: text (the default) or json\n"
     "  --chunk-size BYTES     text processed at once: 128 (lineitem: 256) to 2G, or 0 for the default, sized\n"
-    "                         from free device memory\n"
+    "                         for the system (free device memory on a GPU, a few MiB per worker on the host)\n"
     "  --threads N            every thread that reads or computes, 1 to 64 (default: ROWSCAN_THREADS, or one per core)\n"
     "  --devices WHERE        auto (the default), cpu, gpu, gpu:N or cpu+gpu: the processors that run the job\n"
     "  --stats                per-stage times to stderr (and, for lineitem --format json, in the JSON)\n"
