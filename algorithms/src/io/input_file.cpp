@@ -337,7 +337,15 @@ input_file::input_file(std::string const& path, text_options options)
   decoder_->thread = std::thread([state = decoder_] { state->run(); });
   if (kind_ != input_kind::text) {
     // The byte order mark of the decompressed text: its first bytes, once the decoder has made them.
-    if (starts_with(peek(text_fd_, utf8_bom_bytes), std::string_view(utf8_bom, utf8_bom_bytes))) skip_bom(text_fd_);
+    try {
+      if (starts_with(peek(text_fd_, utf8_bom_bytes), std::string_view(utf8_bom, utf8_bom_bytes))) skip_bom(text_fd_);
+    } catch (...) {
+      // No destructor runs for a constructor that throws: let the decoder go as the destructor would.
+      ::close(text_fd_);
+      decoder_->thread.detach();
+      if (owned_) ::close(fd_);
+      throw;
+    }
   }
 }
 
