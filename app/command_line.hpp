@@ -205,8 +205,9 @@ auto explained(io::input_file const& input, Explain&& explain) {
   try {
     return explain();
   } catch (input_error const& e) {
-    if (input.bom_bytes() == 0) throw;
-    throw input_error(input.label(), e.line(), e.byte_offset() + input.bom_bytes(), e.why(), e.column(), e.quote());
+    std::uint64_t const shift = input.bom_bytes() + input.dropped_before_line(e.line() - 1);  // the mark, --crlf's CRs
+    if (shift == 0) throw;
+    throw input_error(input.label(), e.line(), e.byte_offset() + shift, e.why(), e.column(), e.quote());
   }
 }
 

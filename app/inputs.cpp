@@ -133,10 +133,11 @@ std::vector<input_piece> share_of(std::vector<input_source> const& sources, int 
   return share;
 }
 
-std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes) {
+std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes,
+                                         std::vector<input_source> const& sources) {
   std::vector<input_piece> claims;
   for (input_piece const& piece : share) {
-    if (piece.end - piece.begin <= bytes) {
+    if (piece.end - piece.begin <= bytes || !sources[piece.source].splittable) {
       claims.push_back(piece);
       continue;
     }

@@ -73,7 +73,9 @@ std::vector<input_piece> share_of(std::vector<input_source> const& sources, int 
 /// The pieces of a share cut again, for workers that claim them one at a time in input order: a
 /// piece of a splittable file longer than `bytes` becomes pieces of `bytes` (the last shorter); other
 /// pieces stay as they are.
-std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes);
+/// Pieces of sources that are not splittable (compressed, a stream, --crlf) stay whole.
+std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes,
+                                         std::vector<input_source> const& sources);
 
 /// Consecutive pieces with neighbouring byte ranges of one file joined into one (what is left of a
 /// share after some of its claims were taken, folded as few runs as possible).

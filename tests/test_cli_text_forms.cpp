@@ -193,11 +193,33 @@ TEST_F(CliTextForms, CrlfReadsWindowsLineEndingsWithTheLfAnswer) {
   EXPECT_EQ(run("stations --crlf -", with_crlf(text)).out, expected);
   EXPECT_EQ(run("stations --crlf -", std::string(bom) + "a;1.0\r\nb;2.0\nc;3.0\r").out,
             "{a=1.0/1.0/1.0, b=2.0/2.0/2.0, c=3.0/3.0/3.0}\n");
-  // A CR that does not end a line stays a byte of the line (here, of a bad temperature). Byte offsets
-  // count the text without the dropped CRs (line 1's is gone), lines and columns are the file's.
+  // A CR that does not end a line stays a byte of the line (here, of a bad temperature). Lines,
+  // columns and byte offsets are the file's: line 1's dropped CR is counted again (byte 9, not 8).
   r = run("stations --crlf -", "a;1.0\r\nb;2\r.0\r\n");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err.rfind("rowscan: error: <stdin>:2:3: byte 8: temperature must be", 0), 0u) << r.err;
+  EXPECT_EQ(r.err, "rowscan: error: <stdin>:2:3: byte 9: temperature must be -99.9 to 99.9 with exactly one fractional "
+                   "digit (-?[0-9]{1,2}.[0-9]): \"b;2\\r.0\"\n");
+  // Mixed endings, a mark, --skip-invalid, several files, small chunks, the hand-over's pieces: every
+  // offset is the file's.
+  std::string const mixed = std::string(bom) + "a;1.0\r\nb;2.0\nbad\r\nc;3.0\r\nd;x\n" + with_crlf(text) + "e;\r\n";
+  write_file(path("mixed.txt"), mixed);
+  std::size_t const bad = mixed.find("bad"), d = mixed.find("d;x") + 2, e = mixed.find("e;\r") + 2;
+  for (char const* how : {"", " --chunk-size 128", " --hand-over-after 1 --chunk-size 1K"}) {
+    r = run("stations --crlf --skip-invalid " + q("lf.txt") + " " + q("mixed.txt") + how);
+    EXPECT_EQ(r.exit_code, 0) << how << r.err;
+    EXPECT_EQ(r.err, "rowscan: skipped 3 invalid lines: " + path("mixed.txt") + ":3:1: byte " + std::to_string(bad) +
+                         ": missing ';' between station name and temperature: \"bad\"; " + path("mixed.txt") +
+                         ":5:3: byte " + std::to_string(d) +
+                         ": temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9]): "
+                         "\"d;x\"; " + path("mixed.txt") + ":" + std::to_string(6 + 4000) + ":3: byte " + std::to_string(e) +
+                         ": temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9]): "
+                         "\"e;\"\n")
+        << how;
+    r = run("stations --crlf " + q("mixed.txt") + how);
+    EXPECT_EQ(r.exit_code, 1) << how;
+    EXPECT_EQ(r.err.rfind("rowscan: error: " + path("mixed.txt") + ":3:1: byte " + std::to_string(bad) + ": ", 0), 0u)
+        << how << r.err;
+  }
   // --explain reads with --crlf too.
   r = run("stations --crlf --explain -", "b;1.0\r\na;-2.5\r\n");
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -158,7 +158,7 @@ TEST(InputOutcome, IsOrderedAndTheFirstStopWins) {
     o.bytes = lines * 10;
     for (std::uint64_t line : bad) {
       ++o.skipped;
-      o.skip({"f", line, line * 10, "bad"});
+      o.skip({"f", line, line * 10, "bad", 0, ""});
     }
     if (stop) o.stop = "f:" + std::to_string(lines) + ": stop";
     return o;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,8 +23,8 @@ constexpr std::size_t utf8_bom_bytes = 3;
 /// How an input's text is read.
 struct text_options {
   /// Lines end with CR LF: a '\r' right before a '\n' (or at the very end of the input) is dropped,
-  /// by a thread ahead of the reader (as for decompression), so the text is read as one stream and
-  /// its byte positions count the text without those CRs.
+  /// by a thread ahead of the reader (as for decompression), so the text is read as one stream. Its
+  /// byte positions count the text without those CRs; input_file::dropped_before_line() gives them back.
   bool strip_cr = false;
 };
 
@@ -63,6 +64,10 @@ class input_file {
   /// 3 if the text started with a UTF-8 byte order mark, which fd() is past; 0 otherwise. Positions
   /// counted from fd()'s first byte are file positions once this is added.
   std::size_t bom_bytes() const { return bom_bytes_; }
+  /// With text_options::strip_cr: the CRs dropped from lines 0 .. line - 1 (0-based) of the text, so
+  /// that a byte of that line at position P of fd()'s text is at P + this in the file (after the mark).
+  /// Known for every line whose text fd() has given. 0 without strip_cr.
+  std::uint64_t dropped_before_line(std::uint64_t line) const;
 
   /// The decoder's error (`LABEL: cannot decompress: ...`) once it has failed; nothing otherwise.
   std::optional<std::string> decode_failure() const;

@@ -6,6 +6,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -144,6 +145,39 @@ struct input_file::decoder {
   input_kind kind;
   bool strip_cr = false;
   bool cr_held = false;  // strip_cr: the last byte emitted so far was a '\r', held back until the next one
+  /// strip_cr: which lines lost a CR, as runs of consecutive lines that all did (step 1) or all did not
+  /// (step 0); a run starts at line first, with `before` CRs dropped from the lines before it.
+  struct cr_run {
+    std::uint64_t first;
+    std::uint64_t before;
+    std::uint64_t step;
+  };
+  std::mutex runs_mutex;
+  std::vector<cr_run> runs;      // guarded by runs_mutex
+  std::uint64_t lines_ended = 0;  // '\n's seen so far (the decoder's thread only)
+  std::uint64_t dropped = 0;      // CRs dropped so far (the decoder's thread only)
+
+  /// Notes that line lines_ended ended, having lost a CR or not.
+  void line_ended(bool lost_cr) {
+    std::uint64_t const step = lost_cr ? 1 : 0;
+    if (runs.empty() || runs.back().step != step) {
+      std::lock_guard<std::mutex> lock(runs_mutex);
+      runs.push_back({lines_ended, dropped, step});
+    }
+    dropped += step;
+    ++lines_ended;
+  }
+
+  std::uint64_t dropped_before_line(std::uint64_t line) {
+    std::lock_guard<std::mutex> lock(runs_mutex);
+    if (line == 0 || runs.empty()) return 0;
+    // The run holding line - 1: the last that starts at or before it.
+    auto const after = std::upper_bound(runs.begin(), runs.end(), line - 1,
+                                        [](std::uint64_t l, cr_run const& r) { return l < r.first; });
+    if (after == runs.begin()) return 0;
+    cr_run const& r = *(after - 1);
+    return r.before + (line - r.first) * r.step;
+  }
   std::string label;
   int in = -1;
   int out = -1;
@@ -200,6 +234,7 @@ struct input_file::decoder {
     kept.reserve(size + 1);
     for (std::size_t i = 0; i < size; ++i) {
       if (cr_held && data[i] != '\n') kept.push_back('\r');
+      if (data[i] == '\n') line_ended(cr_held);  // before the line's text reaches the reader
       cr_held = data[i] == '\r';
       if (!cr_held) kept.push_back(data[i]);
     }
@@ -375,6 +410,10 @@ input_file::~input_file() {
     else decoder_->thread.detach();
   }
   if (owned_ && fd_ >= 0) ::close(fd_);
+}
+
+std::uint64_t input_file::dropped_before_line(std::uint64_t line) const {
+  return decoder_ && decoder_->strip_cr ? decoder_->dropped_before_line(line) : 0;
 }
 
 std::optional<std::string> input_file::decode_failure() const {
