@@ -2,15 +2,21 @@
 // app/command_line.hpp: the option handling every subcommand shares.
 #pragma once
 
+#include "rowscan/job/devices.hpp"
 #include "rowscan/job/driver.hpp"
 #include "rowscan/skipped_lines.hpp"
 
+#include "rowscan/error.hpp"
+#include "rowscan/io/input_file.hpp"
+
 #include "devices.hpp"
+#include "inputs.hpp"
 #include "option_values.hpp"
 #include "output.hpp"
 
 #include <cxxopts.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +66,29 @@ constexpr char const* testing_group = "testing";
 constexpr char const* help_footer =
     "Exit codes: 0 the answer, 1 bad input or a runtime error (a missing file, a failed write), 2 a usage error.\n";
 
+/// The text between cxxopts' quotes (U+2018, U+2019) in one of its messages.
+inline std::string quoted_by_cxxopts(std::string const& message) {
+  std::size_t const open = message.find("\xE2\x80\x98");
+  std::size_t const close = message.find("\xE2\x80\x99");
+  if (open == std::string::npos || close == std::string::npos || close < open) return message;
+  return message.substr(open + 3, close - open - 3);
+}
+
+/// rowscan's wording for an option the command does not have, with the closest of the command's
+/// (documented) options: `unknown option '--fromat'; did you mean '--format'?`.
+inline std::string unknown_option_message(cxxopts::Options const& options, std::string const& cxxopts_message) {
+  std::string const name = quoted_by_cxxopts(cxxopts_message);
+  std::vector<std::string> known;
+  for (std::string const& group : options.groups()) {
+    if (group == positional_group || group == testing_group) continue;
+    for (auto const& option : options.group_help(group).options) {
+      for (std::string const& long_name : option.l) known.push_back(long_name);
+    }
+  }
+  std::string const dashes = name.size() == 1 ? "-" : "--";
+  return "unknown option '" + dashes + name + "'" + (name.size() == 1 ? "" : did_you_mean(name, known, "--"));
+}
+
 /// Adds -h/--help, parses, and prints the help (returning nothing) when asked: the options of the
 /// default group, then notes (a paragraph or empty) and help_footer. Throws usage_error for a missing
 /// required option or a stray argument.
@@ -67,7 +96,18 @@ inline std::optional<cxxopts::ParseResult> parse_command_line(cxxopts::Options& 
                                                               std::initializer_list<required_option> required,
                                                               std::string const& notes = "") {
   options.add_options()("h,help", "print this help to standard output");
-  auto args = options.parse(argc, argv);
+  cxxopts::ParseResult args;
+  try {
+    args = options.parse(argc, argv);
+  } catch (cxxopts::exceptions::no_such_option const& e) {
+    throw usage_error(unknown_option_message(options, e.what()));
+  } catch (cxxopts::exceptions::missing_argument const& e) {
+    std::string const name = quoted_by_cxxopts(e.what());
+    throw usage_error((name.size() == 1 ? "-" : "--") + name + " needs a value");
+  } catch (cxxopts::exceptions::option_requires_argument const& e) {
+    std::string const name = quoted_by_cxxopts(e.what());
+    throw usage_error((name.size() == 1 ? "-" : "--") + name + " needs a value");
+  }
   if (args.count("help")) {
     write_standard_output(options.help({""}) + "\n" + notes + help_footer);
     return std::nullopt;
@@ -139,20 +179,94 @@ inline void add_job_options(cxxopts::Options& options, std::size_t min_chunk) {
                      format_size(job::max_chunk_size) + ", with K, M or G for KiB, MiB or GiB (default, or 0: " +
                      "chosen for the system: from free device memory on a GPU, a few MiB per worker on the CPU build)", cxxopts::value<std::string>(),
        "BYTES")
-      ("threads", "threads reading a regular file, 1 to 64 (default: one per core, up to 16)",
+      ("threads", "N threads read a regular file and N compute (host workers, OpenMP), 1 to 64 (default: "
+                  "ROWSCAN_THREADS, else OMP_NUM_THREADS compute and one reader per core up to 16, else one per core)",
        cxxopts::value<std::string>(), "N")
       ("stats", "print to stderr where the job ran, the time of each stage, and each worker's share")
       ("skip-invalid", "skip bad lines instead of stopping at the first; the answer covers the valid lines, and "
                        "stderr gets one line with the count and the first 5")
-      ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)");
+      ("no-progress", "no progress bar (it is shown only when stderr is a terminal and the run lasts over a second)")
+      ("recursive", "read a directory's subdirectories too (without it they are skipped, and named in one warning "
+                    "line on stderr); names that start with '.' are always skipped")
+      ("crlf", "lines end with CR LF (Windows line endings): each CR before LF is dropped as the file is read; the "
+               "file is then read as one stream");
   add_devices_option(options);
+}
+
+/// How the FILE operands are read (--recursive, --crlf).
+inline input_settings input_settings_of(cxxopts::ParseResult const& args) {
+  return {args.count("recursive") > 0, args.count("crlf") > 0};
+}
+
+/// The --explain input: the one FILE, opened as --crlf says. explained() runs an explanation of its
+/// text and places any input_error in the file (past a byte order mark).
+template <class Explain>
+auto explained(io::input_file const& input, Explain&& explain) {
+  try {
+    return explain();
+  } catch (input_error const& e) {
+    std::uint64_t const shift = input.bom_bytes() + input.dropped_before_line(e.line() - 1);  // the mark, --crlf's CRs
+    if (shift == 0) throw;
+    throw input_error(input.label(), e.line(), e.byte_offset() + shift, e.why(), e.column(), e.quote());
+  }
+}
+
+/// --threads N: N reader threads and N compute threads (job::limit_host_threads), in place of
+/// ROWSCAN_THREADS, OMP_NUM_THREADS and one per core. Call it before anything asks how many.
+inline void apply_threads_option(cxxopts::ParseResult const& args) {
+  if (auto const text = option_text(args, "threads")) {
+    job::limit_host_threads(static_cast<unsigned>(parse_whole_number("threads", *text, 1, max_reader_threads)));
+  }
+}
+
+/// The number of threads the environment asks for, checked before anything runs: ROWSCAN_THREADS=N is
+/// --threads N for every command (a bad value is a usage error, as the option's is), and a set
+/// OMP_NUM_THREADS must be what OpenMP reads (whole numbers from 1, or a list of them such as 4,2),
+/// since OpenMP would silently ignore anything else. --threads wins over both; ROWSCAN_THREADS over
+/// OMP_NUM_THREADS.
+inline void apply_thread_environment() {
+  auto trimmed = [](char const* value) {
+    std::string text(value);
+    text.erase(0, text.find_first_not_of(" \t"));
+    text.erase(text.find_last_not_of(" \t") + 1);
+    return text;
+  };
+  if (char const* value = std::getenv("OMP_NUM_THREADS"); value != nullptr && *value != '\0') {
+    std::string const text = trimmed(value);
+    bool valid = !text.empty();
+    std::size_t at = 0;
+    while (valid && at <= text.size()) {
+      std::size_t const comma = std::min(text.find(',', at), text.size());
+      std::string const part = text.substr(at, comma - at);
+      valid = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos &&
+              part.find_first_not_of('0') != std::string::npos;
+      at = comma + 1;
+    }
+    if (!valid) {
+      throw usage_error("OMP_NUM_THREADS: '" + std::string(value) +
+                        "' is not a number of threads (a whole number from 1, or a list such as 4,2)");
+    }
+  }
+  if (char const* value = std::getenv("ROWSCAN_THREADS"); value != nullptr && *value != '\0') {
+    std::string const text = trimmed(value);
+    std::uint64_t n = 0;
+    bool const digits = !text.empty() && text.size() <= 6 && text.find_first_not_of("0123456789") == std::string::npos;
+    if (digits) n = std::stoull(text);
+    if (!digits || n < 1 || n > max_reader_threads) {
+      throw usage_error("ROWSCAN_THREADS: '" + std::string(value) + "' is not a number of threads from 1 to " +
+                        std::to_string(max_reader_threads));
+    }
+    job::limit_host_threads(static_cast<unsigned>(n));
+  }
 }
 
 /// The job driver's options as given, checked (progress is the caller's: see progress_meter).
 inline void read_job_options(cxxopts::ParseResult const& args, std::size_t min_chunk, job::job_options& out) {
   out.chunk_size = chunk_size_option(args, min_chunk, job::max_chunk_size);
-  if (auto const text = option_text(args, "threads")) {
-    out.reader_threads = static_cast<unsigned>(parse_whole_number("threads", *text, 1, max_reader_threads));
+  apply_threads_option(args);
+  if (unsigned const threads = job::host_thread_limit()) {
+    out.reader_threads = threads;  // --threads N or ROWSCAN_THREADS=N: N readers, N host workers
+    out.workers = threads;
   }
   out.time_stages = args.count("stats") > 0;
   out.skip_invalid = args.count("skip-invalid") > 0;

@@ -31,9 +31,9 @@ job::device_choice device_choice_option(cxxopts::ParseResult const& args) {
 /// The input's bytes as far as they are known up front: its files' sizes (inputs.hpp resolves
 /// directories and reports a missing or unreadable file, as the job would), standard input's when it is
 /// a regular file; a pipe is unbounded.
-std::uint64_t known_input_bytes(std::vector<std::string> const& operands) {
+std::uint64_t known_input_bytes(std::vector<std::string> const& operands, bool recursive) {
   std::uint64_t total = 0;
-  for (input_source const& source : resolve_inputs(operands)) {
+  for (input_source const& source : resolve_inputs(operands, {recursive, false}).sources) {
     std::uint64_t bytes = source.size;
     if (source.path == "-") {
       struct stat status {};
@@ -102,7 +102,7 @@ bool hand_to_host_system(cxxopts::ParseResult const& args, std::vector<std::stri
   // --explain reads at most 4096 bytes: always a small input.
   bool const may_stay_on_host = choice.kind == job::device_choice::automatic || choice.kind == job::device_choice::cpu_and_gpu;
   if (may_stay_on_host && host_system_built &&
-      (args.count("explain") > 0 || known_input_bytes(files) <= job::small_input_bytes(job::host_worker_count()))) {
+      (args.count("explain") > 0 || known_input_bytes(files, args.count("recursive") > 0) <= job::small_input_bytes(job::host_worker_count()))) {
     return true;
   }
   if (auto const problem = job::gpu_unavailable(choice.gpu_index)) {

@@ -107,7 +107,7 @@ class claimed_pieces : public job::input_sequence {
     if (cut) {
       record_.failure = *cut;
     } else {
-      record_failure(thrown, sources_[claims_[*current_].source], record_);
+      record_failure(thrown, sources_[claims_[*current_].source], record_, input_ ? &*input_ : nullptr);
     }
     share_.stopped = true;
     finish();

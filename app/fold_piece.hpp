@@ -13,6 +13,7 @@
 #include "inputs.hpp"
 #include "input_outcome.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <new>
@@ -39,9 +40,14 @@ struct workload {
 inline std::optional<std::uint64_t> open_piece(input_source const& source, input_piece const& piece,
                                                std::optional<io::input_file>& input, piece_record& record) {
   record.source = piece.source;
-  input.emplace(source.path);
-  if (piece.whole) return UINT64_MAX;
-  std::uint64_t const begin = io::line_start_at_or_after(input->fd(), piece.begin, source.size, input->label());
+  input.emplace(source.path, io::text_options{source.crlf});
+  if (piece.whole) {
+    record.begin = input->bom_bytes();  // positions count the file's bytes, the byte order mark included
+    return UINT64_MAX;
+  }
+  // A byte order mark is not part of the first line: a range at the file's start begins after it.
+  std::uint64_t const begin =
+      std::max<std::uint64_t>(input->bom_bytes(), io::line_start_at_or_after(input->fd(), piece.begin, source.size, input->label()));
   std::uint64_t const end = io::line_start_at_or_after(input->fd(), piece.end, source.size, input->label());
   record.begin = begin;
   if (begin == end) return std::nullopt;
@@ -59,7 +65,8 @@ inline void record_run(io::input_file const& input, job::run_report const& run, 
   record.lines = run.lines;
   record.skipped = run.skipped.count();
   for (input_error const& e : run.skipped.first()) {
-    record.first_skipped.push_back({input.label(), e.line(), e.byte_offset(), e.why()});
+    std::uint64_t const byte = e.byte_offset() + input.dropped_before_line(e.line() - 1);  // --crlf's CRs
+    record.first_skipped.push_back({input.label(), e.line(), byte, e.why(), e.column(), e.quote()});
   }
 }
 
@@ -74,6 +81,13 @@ Summary fold_piece(input_source const& source, input_piece const& piece, Options
   Summary answer;
   try {
     answer = work.summarize(input->fd(), input->label(), options);
+  } catch (input_error const& e) {
+    if (auto failure = input->decode_failure()) throw error(*failure);
+    // Positions relative to the piece's first byte, as for the skipped lines (whoever places them adds
+    // record.begin), with the CRs that --crlf dropped before the line given back.
+    std::uint64_t const dropped = input->dropped_before_line(e.line() - 1);
+    if (dropped == 0) throw;
+    throw input_error(input->label(), e.line(), e.byte_offset() + dropped, e.why(), e.column(), e.quote());
   } catch (...) {
     if (auto failure = input->decode_failure()) throw error(*failure);
     throw;
@@ -84,11 +98,14 @@ Summary fold_piece(input_source const& source, input_piece const& piece, Options
 
 /// The error that ended a piece's fold, kept in its record instead of thrown: a bad line as
 /// record.bad_stop, anything else worded in full as record.failure.
-inline void record_failure(std::exception_ptr const& thrown, input_source const& source, piece_record& record) {
+/// `input`, if given, is the piece's open input, whose --crlf CRs the bad line's byte offset does not count yet.
+inline void record_failure(std::exception_ptr const& thrown, input_source const& source, piece_record& record,
+                           io::input_file const* input = nullptr) {
   try {
     std::rethrow_exception(thrown);
   } catch (input_error const& e) {
-    record.bad_stop = placed_line{source_label(source), e.line(), e.byte_offset(), e.why()};
+    std::uint64_t const byte = e.byte_offset() + (input != nullptr ? input->dropped_before_line(e.line() - 1) : 0);
+    record.bad_stop = placed_line{source_label(source), e.line(), byte, e.why(), e.column(), e.quote()};
   } catch (std::bad_alloc const&) {
     record.failure = source_label(source) + ": out of memory (a smaller --chunk-size needs less)";
   } catch (std::exception const& e) {
@@ -126,8 +143,20 @@ Summary fold_in_turn(std::vector<input_source> const& sources, std::vector<input
     bytes_before += piece.end - piece.begin;
     piece_record record;
     input_source const& source = sources[piece.source];
-    answer = work.merge(std::move(answer), rethrow ? fold_piece(source, piece, piece_options, work, record)
-                                                   : fold_piece_recorded(source, piece, piece_options, work, record));
+    Summary folded;
+    if (rethrow) {
+      try {
+        folded = fold_piece(source, piece, piece_options, work, record);
+      } catch (input_error const& e) {
+        // Placed in the file as place() places a recorded one: past a byte order mark (record.begin).
+        if (record.begin == 0) throw;
+        throw input_error(source_label(source), e.line(), e.byte_offset() + record.begin, e.why(), e.column(),
+                          e.quote());
+      }
+    } else {
+      folded = fold_piece_recorded(source, piece, piece_options, work, record);
+    }
+    answer = work.merge(std::move(answer), folded);
     records.push_back(std::move(record));
     if (records.back().bad_stop || records.back().failure) break;  // nothing later can matter
   }

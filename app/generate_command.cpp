@@ -8,6 +8,7 @@
 
 #include "command_line.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <cxxopts.hpp>
 
@@ -17,6 +18,11 @@
 #include <iostream>
 #include <limits>
 #include <string>
+#include <condition_variable>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rowscan::app {
@@ -24,10 +30,51 @@ namespace {
 
 /// Writes the output named by -o with write(out_fd), then commits it (output_file: a temporary file
 /// renamed at the end). A failed write names the file or "standard output".
+/// While a file is written: on a terminal (stderr), a progress bar of the bytes written so far (the
+/// output's size, looked at ten times a second by a thread of its own, so the generators need not
+/// know), erased at the end. Nothing for standard output or when stderr is not a terminal.
+class output_progress {
+ public:
+  output_progress(int fd, bool enabled) : meter_(0, enabled) {
+    if (!enabled) return;
+    try {
+      watcher_ = std::thread([this, fd] {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!done_) {
+          struct stat st{};
+          if (::fstat(fd, &st) == 0) meter_.update(static_cast<std::uint64_t>(st.st_size));
+          wake_.wait_for(lock, std::chrono::milliseconds(100));
+        }
+      });
+    } catch (std::system_error const&) {
+      // No thread for the bar: the output is written without one.
+    }
+  }
+  ~output_progress() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    if (watcher_.joinable()) watcher_.join();
+    meter_.finish();
+  }
+  output_progress(output_progress const&) = delete;
+  output_progress& operator=(output_progress const&) = delete;
+
+ private:
+  progress_meter meter_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread watcher_;
+};
+
 template <class Write>
 void write_output(std::string const& path, Write const& write) {
   output_file out(path);
   try {
+    output_progress const progress(out.fd(), path != "-" && ::isatty(STDERR_FILENO));
     write(out.fd());
   } catch (io::write_error const& e) {
     throw_write_error(out.label(), e.code().value());
@@ -36,8 +83,9 @@ void write_output(std::string const& path, Write const& write) {
 }
 
 constexpr char const* generate_notes =
-    "The same options give the same bytes, whatever the number of threads (OMP_NUM_THREADS). FILE is written\n"
-    "as a temporary file beside it and renamed at the end: an interrupted run leaves FILE as it was.\n";
+    "The same options give the same bytes, whatever the number of threads (ROWSCAN_THREADS or OMP_NUM_THREADS).\n"
+    "FILE is written as a temporary file beside it and renamed at the end: an interrupted run leaves FILE as it\n"
+    "was. On a terminal, stderr shows the bytes written so far.\n";
 
 std::uint64_t parse_seed(cxxopts::ParseResult const& args) {
   return parse_whole_number("seed", option_text(args, "seed").value_or("1"), 0, std::numeric_limits<std::uint64_t>::max());

@@ -75,7 +75,7 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
                           std::vector<piece_record>& records) {
   auto const start = std::chrono::steady_clock::now();
   auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  std::vector<input_piece> const claims = cut_into_claims(share, how.claim_bytes);
+  std::vector<input_piece> const claims = cut_into_claims(share, how.claim_bytes, sources);
   rowscan_shared::early_workers early;
   early.plan = early_plan(how.command, options, sources, claims);
   early.count = claims.size();

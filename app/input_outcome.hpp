@@ -52,8 +52,10 @@ struct placed_line {
   std::uint64_t line = 0;
   std::uint64_t byte = 0;
   std::string why;
+  std::uint64_t column = 0;  ///< 1-based, in its line (input_error::column); 0: unknown
+  std::string quote;         ///< the quoted line (input_error::quote)
 
-  input_error as_error() const { return input_error(label, line, byte, why); }
+  input_error as_error() const { return input_error(label, line, byte, why, column, quote); }
 };
 
 /// The ordered record of consecutive pieces (cf. job::tally, whose positions still need shifting):

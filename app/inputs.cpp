@@ -5,6 +5,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/input_file.hpp"
 
+#include "option_values.hpp"
 #include "wire.hpp"
 
 #include <algorithm>
@@ -21,55 +22,86 @@ namespace {
 /// A named file's source: a regular file is opened and classified here, so that its errors come before
 /// any reading. Anything else (a FIFO, a device) is left unopened, to be read once as a stream: opening a
 /// FIFO twice would wait for a writer, and closing it early could cut the writer off.
-input_source file_source(std::string const& path) {
+input_source file_source(std::string const& path, bool crlf) {
   struct stat st{};
   if (::stat(path.c_str(), &st) != 0) throw error(path + ": cannot open: " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) return {path, 0, false};
+  if (!S_ISREG(st.st_mode)) return {path, 0, false, crlf};
   int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw error(path + ": cannot open: " + std::strerror(errno));
   char first[8];
   ssize_t const got = ::pread(fd, first, sizeof first, 0);
   ::close(fd);
-  input_source source{path, static_cast<std::uint64_t>(st.st_size), false};
+  input_source source{path, static_cast<std::uint64_t>(st.st_size), false, crlf};
   auto const kind = io::classify_input(std::string_view(first, got > 0 ? static_cast<std::size_t>(got) : 0), path);
-  source.splittable = kind == io::input_kind::text && source.size > 0;
+  source.splittable = kind == io::input_kind::text && source.size > 0 && !crlf;
   return source;
 }
 
-/// A directory's regular files in byte order of their names (symbolic links followed; no recursion).
-std::vector<std::string> directory_files(std::string const& path) {
+/// A directory's regular files in byte order of their names (symbolic links to files followed), without
+/// names that start with '.'; its subdirectories read in their place (recursive) or added to skipped.
+void add_directory_files(std::string const& path, bool recursive, std::vector<std::string>& files,
+                         std::vector<std::string>& skipped) {
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) throw error(path + ": cannot open: " + std::strerror(errno));
   std::vector<std::string> names;
-  while (dirent const* entry = ::readdir(dir)) names.emplace_back(entry->d_name);
+  while (dirent const* entry = ::readdir(dir)) {
+    if (entry->d_name[0] != '.') names.emplace_back(entry->d_name);  // also "." and ".."
+  }
   ::closedir(dir);
   std::sort(names.begin(), names.end());  // std::string's < is unsigned bytes: the same on every host
   std::string const prefix = path.back() == '/' ? path : path + "/";
-  std::vector<std::string> files;
   for (std::string const& name : names) {
     struct stat st{};
-    if (::stat((prefix + name).c_str(), &st) == 0 && S_ISREG(st.st_mode)) files.push_back(prefix + name);
+    if (::stat((prefix + name).c_str(), &st) != 0) continue;
+    if (S_ISREG(st.st_mode)) {
+      files.push_back(prefix + name);
+    } else if (S_ISDIR(st.st_mode)) {
+      struct stat link{};
+      bool const symlink = ::lstat((prefix + name).c_str(), &link) == 0 && S_ISLNK(link.st_mode);
+      if (recursive && !symlink) {
+        add_directory_files(prefix + name, recursive, files, skipped);
+      } else {
+        skipped.push_back(prefix + name);
+      }
+    }
   }
-  return files;
 }
 
 }  // namespace
 
-std::vector<input_source> resolve_inputs(std::vector<std::string> const& operands) {
-  std::vector<input_source> sources;
+resolved_inputs resolve_inputs(std::vector<std::string> const& operands, input_settings const& settings) {
+  resolved_inputs out;
+  bool standard_input = false;
   for (std::string const& operand : operands) {
     if (operand == "-") {
-      sources.push_back({"-", 0, false});
+      if (standard_input) throw usage_error("standard input (-) is named twice; it can be read only once");
+      standard_input = true;
+      out.sources.push_back({"-", 0, false, settings.crlf});
       continue;
     }
     struct stat st{};
     if (::stat(operand.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      for (std::string const& file : directory_files(operand)) sources.push_back(file_source(file));
+      std::vector<std::string> files;
+      add_directory_files(operand, settings.recursive, files, out.skipped_directories);
+      for (std::string const& file : files) out.sources.push_back(file_source(file, settings.crlf));
     } else {
-      sources.push_back(file_source(operand));
+      out.sources.push_back(file_source(operand, settings.crlf));
     }
   }
-  return sources;
+  if (out.sources.empty()) {
+    std::string const skipped = out.skipped_directories.empty() ? "" : " (subdirectories are read with --recursive)";
+    throw error("no input file: " + (operands.size() == 1 ? operands.front() + " holds" : std::string("the operands hold")) +
+                " no file to read (names that start with '.' are skipped)" + skipped);
+  }
+  return out;
+}
+
+std::string skipped_directories_warning(std::vector<std::string> const& directories) {
+  if (directories.empty()) return "";
+  std::string text = "rowscan: warning: skipped " + std::to_string(directories.size()) +
+                     (directories.size() == 1 ? " subdirectory" : " subdirectories") + " (read them with --recursive): ";
+  for (std::size_t i = 0; i < directories.size(); ++i) text += (i == 0 ? "" : ", ") + directories[i];
+  return text + "\n";
 }
 
 std::vector<input_piece> share_of(std::vector<input_source> const& sources, int rank, int ranks) {
@@ -101,10 +133,11 @@ std::vector<input_piece> share_of(std::vector<input_source> const& sources, int 
   return share;
 }
 
-std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes) {
+std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes,
+                                         std::vector<input_source> const& sources) {
   std::vector<input_piece> claims;
   for (input_piece const& piece : share) {
-    if (piece.end - piece.begin <= bytes) {
+    if (piece.end - piece.begin <= bytes || !sources[piece.source].splittable) {
       claims.push_back(piece);
       continue;
     }
@@ -157,6 +190,7 @@ std::string encode_sources(std::vector<input_source> const& sources) {
     out.text(s.path);
     out.number(s.size);
     out.number(s.splittable ? 1 : 0);
+    out.number(s.crlf ? 1 : 0);
   }
   return out.bytes();
 }
@@ -168,6 +202,7 @@ std::vector<input_source> decode_sources(std::string const& bytes) {
     s.path = in.text();
     s.size = in.number();
     s.splittable = in.number() != 0;
+    s.crlf = in.number() != 0;
   }
   return sources;
 }

@@ -22,17 +22,39 @@ struct input_source {
   /// A regular text file, which may be cut into byte ranges; compressed files and standard input are
   /// read whole, by one process.
   bool splittable = false;
+  /// --crlf: lines end with CR LF, and the CRs are dropped as the file is read (io::text_options), so
+  /// the file is read whole, as a stream, by one process.
+  bool crlf = false;
+};
+
+/// How the FILE operands are read.
+struct input_settings {
+  bool recursive = false;  ///< --recursive: a directory's subdirectories are read too
+  bool crlf = false;       ///< --crlf
+};
+
+/// The operands resolved: the sources, and the subdirectories left out (without --recursive).
+struct resolved_inputs {
+  std::vector<input_source> sources;
+  std::vector<std::string> skipped_directories;
 };
 
 /// The name errors give a source ("<stdin>" for "-").
 inline std::string source_label(input_source const& source) { return source.path == "-" ? "<stdin>" : source.path; }
 
 /// The operands resolved in order: a file as itself, a directory as its regular files (symbolic links
-/// to them included) in byte order of their names, not descending into subdirectories; "-" as standard
-/// input. Each file is opened and its first bytes classified (io::classify_input), so a missing,
-/// unreadable or non-text file is an error before any file is read: rowscan::error naming it, with
-/// input_file's wording. An empty directory adds nothing.
-std::vector<input_source> resolve_inputs(std::vector<std::string> const& operands);
+/// to them included) in byte order of their names; "-" as standard input. Names that start with '.'
+/// (dot-files and dot-directories) in a directory are skipped. A subdirectory is read in its place in
+/// that order with settings.recursive (symbolic links to directories are not followed), and listed in
+/// skipped_directories otherwise. Each file is opened and its first bytes classified
+/// (io::classify_input), so a missing, unreadable or non-text file is an error before any file is
+/// read: rowscan::error naming it, with input_file's wording. No file at all (empty directories, or
+/// only dot-files) is a rowscan::error too. "-" twice is a usage_error: standard input is read once.
+resolved_inputs resolve_inputs(std::vector<std::string> const& operands, input_settings const& settings = {});
+
+/// The one stderr line that names the subdirectories a run left out (nothing if none was):
+/// `rowscan: warning: skipped 2 subdirectories (read them with --recursive): d/x, d/y`.
+std::string skipped_directories_warning(std::vector<std::string> const& directories);
 
 /// A piece of the input one process folds: bytes [begin, end) of a source, before they are moved to
 /// line starts (io::line_start_at_or_after) when the piece is not the whole file.
@@ -51,7 +73,9 @@ std::vector<input_piece> share_of(std::vector<input_source> const& sources, int 
 /// The pieces of a share cut again, for workers that claim them one at a time in input order: a
 /// piece of a splittable file longer than `bytes` becomes pieces of `bytes` (the last shorter); other
 /// pieces stay as they are.
-std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes);
+/// Pieces of sources that are not splittable (compressed, a stream, --crlf) stay whole.
+std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes,
+                                         std::vector<input_source> const& sources);
 
 /// Consecutive pieces with neighbouring byte ranges of one file joined into one (what is left of a
 /// share after some of its claims were taken, folded as few runs as possible).

@@ -59,12 +59,18 @@ int lineitem_command(int argc, char** argv) {
   auto const parsed = parse_command_line(
       options, argc, argv, {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}},
       "FILE is a TPC-H lineitem.tbl as dbgen writes it (16 fields, each followed by '|'); FILE may be - for\n"
-      "standard input. --suppkey-below is required. --explain takes only --suppkey-below and --devices besides FILE.\n"
-      "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n"
-      "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB, 1G is 1 GiB.\n");
+      "standard input. --suppkey-below is required. --explain takes only --suppkey-below, --devices\n"
+      "and --crlf besides FILE.\n"
+      "FILE... may name directories: their files in name order, without names that start with '.'; their\n"
+      "subdirectories with --recursive (else named in a warning). No file at all is an error. A UTF-8 byte order\n"
+      "mark at the start of a file is skipped (byte offsets in errors still count it).\n"
+      "--threads N, else ROWSCAN_THREADS=N, sets N reader and N compute threads; without either, OMP_NUM_THREADS\n"
+      "sets the compute threads on the CPU build (default: one per core).\n"
+      "Sizes take binary suffixes: 1K = 1KiB = 1KB is 1024 bytes, 64M = 64MB is 64 MiB, 1G = 1GB is 1 GiB.\n");
   if (!parsed) return success;
   auto const& args = *parsed;
-  reject_with_explain(args, {"chunk-size", "threads", "stats", "skip-invalid", "format", "hand-over-after"});
+  reject_with_explain(args, {"recursive", "chunk-size", "threads", "stats", "skip-invalid", "format", "hand-over-after"});
+  apply_threads_option(args);  // before anything asks how many host workers there are
   if (hand_to_host_system(args, file_operands(args), args.count("stats") > 0)) return run_on_host_system;
   std::string const format = parse_choice("format", option_text(args, "format").value_or("text"), {"text", "json"});
 
@@ -76,10 +82,10 @@ int lineitem_command(int argc, char** argv) {
   }
   if (args.count("explain")) {
     use_chosen_gpu(args);
-    io::input_file input(single_file_operand(args));
+    io::input_file input(single_file_operand(args), io::text_options{args.count("crlf") > 0});
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
-    write_explained(out, lineitem::explain(text, input.label(), opts.suppkey_below));
+    write_explained(out, explained(input, [&] { return lineitem::explain(text, input.label(), opts.suppkey_below); }));
     write_standard_output(out.str());
     return success;
   }
@@ -90,7 +96,7 @@ int lineitem_command(int argc, char** argv) {
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
   auto const hand = hand_over_choice(args, "lineitem", opts.chunk_size);
-  auto const answer = summarize_inputs(file_operands(args), opts, lineitem_workload(opts.suppkey_below), &ranks_report,
+  auto const answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, lineitem_workload(opts.suppkey_below), &ranks_report,
                                        [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   if (!answer) return success;  // not rank 0: rank 0 writes the answer

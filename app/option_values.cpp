@@ -4,7 +4,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 namespace rowscan::app {
 namespace {
@@ -42,9 +44,12 @@ std::uint64_t parse_size(char const* option, std::string const& text, std::uint6
   std::string const suffix = text.substr(digits);
   int shift = -1;
   if (suffix.empty()) shift = 0;
-  for (auto const& [s, names] : {std::pair{10, "kK"}, std::pair{20, "mM"}, std::pair{30, "gG"}}) {
-    for (char const* n = names; *n != '\0'; ++n) {
-      if (suffix == std::string(1, *n) || suffix == std::string(1, *n) + "iB") shift = s;
+  std::string lower;
+  for (char c : suffix) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (auto const& [s, letter] : {std::pair{10, 'k'}, std::pair{20, 'm'}, std::pair{30, 'g'}}) {
+    // K, KiB and KB are one unit, 1024 bytes: every suffix is binary, as memory sizes are.
+    for (std::string const& form : {std::string(1, letter), std::string(1, letter) + "ib", std::string(1, letter) + "b"}) {
+      if (lower == form) shift = s;
     }
   }
   std::uint64_t value = 0;
@@ -87,6 +92,40 @@ double parse_decimal(char const* option, std::string const& text, double min, do
     bad_value(option, text, "is out of range (" + shortest(min) + " to " + shortest(max) + ")");
   }
   return value;
+}
+
+std::size_t edit_distance(std::string const& a, std::string const& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t const above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string did_you_mean(std::string const& word, std::vector<std::string> const& candidates,
+                         std::string const& quote_prefix) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(1, word.size() / 3) + 1;
+  for (std::string const& c : candidates) {
+    std::size_t const d = edit_distance(word, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best.empty() ? "" : "; did you mean '" + quote_prefix + best + "'?";
+}
+
+std::string did_you_mean(std::string const& word, std::initializer_list<char const*> candidates,
+                         std::string const& quote_prefix) {
+  return did_you_mean(word, std::vector<std::string>(candidates.begin(), candidates.end()), quote_prefix);
 }
 
 std::string parse_choice(char const* option, std::string const& text, std::initializer_list<char const*> choices) {

@@ -63,6 +63,8 @@ void encode(wire_writer& out, placed_line const& line) {
   out.number(line.line);
   out.number(line.byte);
   out.text(line.why);
+  out.number(line.column);
+  out.text(line.quote);
 }
 
 void decode(wire_reader& in, placed_line& line) {
@@ -70,6 +72,8 @@ void decode(wire_reader& in, placed_line& line) {
   line.line = in.number();
   line.byte = in.number();
   line.why = in.text();
+  line.column = in.number();
+  line.quote = in.text();
 }
 
 void encode(wire_writer& out, stations::summary const& s) {

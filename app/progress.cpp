@@ -2,11 +2,19 @@
 #include "progress.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <sys/stat.h>
 
 namespace rowscan::app {
 
-progress_meter::progress_meter(std::uint64_t total_bytes, bool enabled) : total_(total_bytes), enabled_(enabled) {}
+progress_meter::progress_meter(std::uint64_t total_bytes, bool enabled) : total_(total_bytes), enabled_(enabled) {
+  // Testing aid: ROWSCAN_PROGRESS_AFTER_SECONDS=S draws the bar after S seconds instead of 1.
+  if (char const* value = std::getenv("ROWSCAN_PROGRESS_AFTER_SECONDS"); value != nullptr && *value != '\0') {
+    char* end = nullptr;
+    double const seconds = std::strtod(value, &end);
+    if (end != nullptr && *end == '\0' && seconds >= 0) after_seconds_ = seconds;
+  }
+}
 
 std::string progress_meter::render(std::uint64_t done, std::uint64_t total, double seconds) {
   constexpr int width = 30;
@@ -31,7 +39,7 @@ void progress_meter::update(std::uint64_t done_bytes) {
   if (!enabled_) return;
   auto const now = clock::now();
   double const seconds = std::chrono::duration<double>(now - start_).count();
-  if (seconds < 1.0 || now - last_draw_ < std::chrono::milliseconds(100)) return;
+  if (seconds < after_seconds_ || now - last_draw_ < std::chrono::milliseconds(100)) return;
   last_draw_ = now;
   std::fprintf(stderr, "\r%s\033[K", render(done_bytes, total_, seconds).c_str());
   std::fflush(stderr);

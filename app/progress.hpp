@@ -31,6 +31,7 @@ class progress_meter {
   std::uint64_t total_;
   bool enabled_;
   bool drawn_ = false;
+  double after_seconds_ = 1.0;  ///< drawn once the run has lasted this long
   clock::time_point start_ = clock::now();
   clock::time_point last_draw_{};
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The command line of the rowscan tool (commands.hpp): parses the subcommand, dispatches, and reports
 // errors in one place. The CUDA build compiles it twice, once for each system (main.cpp).
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "option_values.hpp"
 #include "output.hpp"
@@ -19,14 +20,14 @@ namespace {
 // The synopsis is the README's Usage block, line for line (the cli.help test checks it).
 constexpr char const* usage_text =
     "usage: rowscan COMMAND [options], as one of\n"
-    "  rowscan stations FILE... [--format 1brc|json|csv] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress]\n"
-    "  rowscan stations FILE --explain [--format 1brc|json|csv] [--devices WHERE] [--no-progress]\n"
-    "  rowscan lineitem FILE... --suppkey-below Z[,Z2,...] [--format text|json] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress]\n"
-    "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] --explain [--devices WHERE]\n"
+    "  rowscan stations FILE... [--format 1brc|json|csv] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress] [--recursive] [--crlf]\n"
+    "  rowscan stations FILE --explain [--format 1brc|json|csv] [--devices WHERE] [--no-progress] [--crlf]\n"
+    "  rowscan lineitem FILE... --suppkey-below Z[,Z2,...] [--format text|json] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress] [--recursive] [--crlf]\n"
+    "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] --explain [--devices WHERE] [--crlf]\n"
     "  rowscan generate measurements --rows N [--stations K] [--seed S] -o FILE\n"
     "  rowscan generate lineitem --scale SF [--seed S] -o FILE\n"
-    "  rowscan COMMAND --help\n"
-    "  rowscan --help | --version\n"
+    "  rowscan COMMAND --help | rowscan help COMMAND\n"
+    "  rowscan --help | --version | -V\n"
     "\n"
     "commands:\n"
     "  stations  per-station min/mean/max of `name;temperature` lines, exactly (the One Billion Row Challenge)\n"
@@ -36,12 +37,14 @@ constexpr char const* usage_text =
     "options (`rowscan COMMAND --help` describes a command's own in full):\n"
     "  --format FORMAT        stations: 1brc (the default), json or csv; lineitem: text (the default) or json\n"
     "  --chunk-size BYTES     text processed at once: 128 (lineitem: 256) to 2G, or 0 for the default, sized\n"
-    "                         from free device memory\n"
-    "  --threads N            stations: threads reading a regular file, 1 to 64 (default: one per core, up to 16)\n"
+    "                         for the system (free device memory on a GPU, a few MiB per worker on the host)\n"
+    "  --threads N            every thread that reads or computes, 1 to 64 (default: ROWSCAN_THREADS, or one per core)\n"
     "  --devices WHERE        auto (the default), cpu, gpu, gpu:N or cpu+gpu: the processors that run the job\n"
     "  --stats                per-stage times to stderr (and, for lineitem --format json, in the JSON)\n"
     "  --skip-invalid         skip bad lines; stderr gets how many and where the first 5 were\n"
-    "  --no-progress          stations: no progress bar (shown only on a terminal, after a second)\n"
+    "  --no-progress          no progress bar (shown only on a terminal, after a second)\n"
+    "  --recursive            read the subdirectories of a directory FILE too (else named in a warning)\n"
+    "  --crlf                 lines end with CR LF (Windows line endings): read them with the LF file's answer\n"
     "  --explain              every stage's arrays for a small input (4096 bytes, 64 lines at most), then the answer\n"
     "  --suppkey-below Z      lineitem: the threshold, or several as Z1,Z2,... (one answer line each)\n"
     "  --rows N               generate measurements: the number of lines\n"
@@ -50,13 +53,18 @@ constexpr char const* usage_text =
     "  --seed S               generate: the random seed (default: 1)\n"
     "  -o, --output FILE      generate: the output file, or - for standard output\n"
     "  -h, --help             this help, or a command's\n"
-    "  --version              the version and the Thrust device system\n"
+    "  -V, --version          the version and the Thrust device system\n"
     "\n"
-    "FILE may be - for standard input. FILE... is several files or directories (their files in name order),\n"
-    "answered as one input; under `mpirun -np N` each rank reads a share (docs/scale-out.md).\n"
-    "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB.\n"
+    "FILE may be - for standard input (once). FILE... is several files or directories (their files in name\n"
+    "order, without names that start with '.'; subdirectories with --recursive, else named in a warning),\n"
+    "answered as one input; no file at all is an error. Under `mpirun -np N` each rank reads a share\n"
+    "(docs/scale-out.md). A UTF-8 byte order mark at the start of a file is skipped; error positions name\n"
+    "the file's line and its byte offset in the file (the mark's 3 bytes included).\n"
+    "Sizes take binary suffixes: 1K = 1KiB = 1KB is 1024 bytes, 64M = 64MiB = 64MB is 64 x 2^20 bytes.\n"
     "Exit codes: 0 the answer, 1 bad input or a runtime error (a missing file, a failed write), 2 a usage error.\n"
-    "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n";
+    "Threads: --threads N, else ROWSCAN_THREADS=N, sets N reader and N compute threads (host workers, OpenMP);\n"
+    "without either, OMP_NUM_THREADS sets the compute threads on the CPU build (default: one per core). A bad\n"
+    "value of any of the three is a usage error.\n";
 
 int dispatch(int argc, char** argv) {
   using namespace rowscan::app;
@@ -65,15 +73,30 @@ int dispatch(int argc, char** argv) {
     return usage;
   }
   std::string const command = argv[1];
+  if (command == "help" && argc >= 3) {
+    // `rowscan help COMMAND` is `rowscan COMMAND --help`.
+    std::string const topic = argv[2];
+    if (topic != "stations" && topic != "lineitem" && topic != "generate") {
+      throw usage_error("help: unknown command '" + topic + "'" + did_you_mean(topic, {"stations", "lineitem", "generate"}));
+    }
+    if (argc > 3) throw usage_error("help takes one COMMAND, not " + std::to_string(argc - 2) + " words");
+    char help_flag[] = "--help";
+    char* help_argv[] = {argv[2], help_flag, nullptr};
+    return topic == "stations" ? stations_command(2, help_argv)
+           : topic == "lineitem" ? lineitem_command(2, help_argv)
+                                 : generate_command(2, help_argv);
+  }
   if (command == "--help" || command == "-h" || command == "help") {
     write_standard_output(usage_text);
     return success;
   }
-  if (command == "--version") {
+  if (command == "--version" || command == "-V") {
     write_standard_output("rowscan " ROWSCAN_VERSION " (" ROWSCAN_DEVICE_SYSTEM ")\n");
     return success;
   }
   int code = usage;
+  bool const known = command == "stations" || command == "generate" || command == "lineitem";
+  if (known) apply_thread_environment();  // ROWSCAN_THREADS, OMP_NUM_THREADS: checked for every command
   if (command == "stations") {
     code = stations_command(argc - 1, argv + 1);
   } else if (command == "generate") {
@@ -81,7 +104,11 @@ int dispatch(int argc, char** argv) {
   } else if (command == "lineitem") {
     code = lineitem_command(argc - 1, argv + 1);
   } else {
-    std::cerr << "rowscan: error: unknown command '" << command << "'\n" << usage_text;
+    std::string const options_given = command.rfind('-', 0) == 0 ? " (options come after the command)" : "";
+    std::cerr << "rowscan: error: unknown command '" << command << "'"
+              << did_you_mean(command, {"stations", "lineitem", "generate", "help", "--help", "--version"})
+              << options_given << "\n"
+              << usage_text;
     return usage;
   }
 #if ROWSCAN_HOST_SYSTEM_BUILT
@@ -124,7 +151,7 @@ int run_command_line(int argc, char** argv) {
     // Not while a block is folded (the driver words those, after its retry in halves) nor while the
     // station table is written out (stations words those): what is left scales with the chunk size.
     std::cerr << "rowscan: error: out of memory for the input's buffers (3 bytes per --chunk-size byte, "
-                 "host and device); a smaller --chunk-size needs less\n";
+              << (ROWSCAN_APP_ON_GPU ? "host and device" : "host") << "); a smaller --chunk-size needs less\n";
   } catch (std::exception const& e) {
     std::cerr << "rowscan: error: " << cause(e.what()) << '\n';
   }

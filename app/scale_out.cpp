@@ -5,11 +5,17 @@
 #include "option_values.hpp"
 
 #include <cstdio>
+#include <iostream>
 
 namespace rowscan::app {
 
-std::vector<input_source> shared_sources(std::vector<std::string> const& operands) {
-  if (ranks::count() == 1) return resolve_inputs(operands);
+std::vector<input_source> shared_sources(std::vector<std::string> const& operands, input_settings const& settings) {
+  auto resolve = [&] {
+    resolved_inputs resolved = resolve_inputs(operands, settings);
+    std::cerr << skipped_directories_warning(resolved.skipped_directories);
+    return std::move(resolved.sources);
+  };
+  if (ranks::count() == 1) return resolve();
   // Rank 0 resolves; every rank gets its list, or its error with the exit code it calls for.
   enum : std::uint64_t { resolved, failed, misused };
   wire_writer out;
@@ -21,7 +27,7 @@ std::vector<input_source> shared_sources(std::vector<std::string> const& operand
                             " MPI ranks; name files instead");
         }
       }
-      std::string const list = encode_sources(resolve_inputs(operands));
+      std::string const list = encode_sources(resolve());
       out.number(resolved);
       out.text(list);
     } catch (usage_error const& e) {

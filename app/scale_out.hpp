@@ -42,7 +42,8 @@ struct scale_out_report {
 
 /// The sources, resolved by rank 0 and sent to every rank; on every rank the same usage_error or
 /// rowscan::error when they cannot be resolved.
-std::vector<input_source> shared_sources(std::vector<std::string> const& operands);
+/// Prints the warning about skipped subdirectories (skipped_directories_warning) once, on rank 0.
+std::vector<input_source> shared_sources(std::vector<std::string> const& operands, input_settings const& settings);
 
 /// The line_origin of a rank's records: which sources they cover and the last one's lines.
 line_origin origin_of(std::vector<piece_record> const& records);
@@ -65,12 +66,13 @@ std::uint64_t share_bytes(std::vector<input_source> const& sources, std::vector<
 /// job threw it. With `hand`, each rank's share is folded by host workers and handed over to the GPU
 /// (hand_over.hpp).
 template <class Summary, class Options>
-std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands, Options const& options,
+std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands, input_settings const& settings,
+                                        Options const& options,
                                         workload<Summary, Options> const& work, scale_out_report* report = nullptr,
                                         std::function<void(std::uint64_t)> const& total_known = {},
                                         hand_over const* hand = nullptr) {
   auto const start = std::chrono::steady_clock::now();
-  std::vector<input_source> const sources = shared_sources(operands);
+  std::vector<input_source> const sources = shared_sources(operands, settings);
   std::vector<input_piece> const share = share_of(sources, ranks::rank(), ranks::count());
   if (total_known) total_known(share_bytes(sources, share));
   bool const alone = ranks::count() == 1;

@@ -65,22 +65,27 @@ int stations_command(int argc, char** argv) {
   auto const parsed = parse_command_line(
       options, argc, argv, {{"file", "missing FILE"}},
       "FILE holds `name;temperature` lines; FILE may be - for standard input. The answer goes to stdout, errors\n"
-      "and --stats to stderr. --explain takes only --format, --no-progress and --devices besides FILE.\n"
-      "On the CPU build, OMP_NUM_THREADS sets the number of compute threads (default: one per core).\n"
-      "Sizes take binary suffixes: 1K is 1024 bytes, 64M is 64 MiB, 1G is 1 GiB.\n");
+      "and --stats to stderr. --explain takes only --format, --no-progress, --devices and --crlf besides FILE.\n"
+      "FILE... may name directories: their files in name order, without names that start with '.'; their\n"
+      "subdirectories with --recursive (else named in a warning). No file at all is an error. A UTF-8 byte order\n"
+      "mark at the start of a file is skipped (byte offsets in errors still count it).\n"
+      "--threads N, else ROWSCAN_THREADS=N, sets N reader and N compute threads; without either, OMP_NUM_THREADS\n"
+      "sets the compute threads on the CPU build (default: one per core).\n"
+      "Sizes take binary suffixes: 1K = 1KiB = 1KB is 1024 bytes, 64M = 64MB is 64 MiB, 1G = 1GB is 1 GiB.\n");
   if (!parsed) return success;
   auto const& args = *parsed;
 
-  reject_with_explain(args, {"chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid", "hand-over-after"});
+  reject_with_explain(args, {"recursive", "chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid", "hand-over-after"});
+  apply_threads_option(args);  // before anything asks how many host workers there are
   if (hand_to_host_system(args, file_operands(args), args.count("stats") > 0)) return run_on_host_system;
   auto const format = stations::parse_output_format(
       parse_choice("format", option_text(args, "format").value_or("1brc"), {"1brc", "json", "csv"}));
   if (args.count("explain")) {
     use_chosen_gpu(args);
-    io::input_file input(single_file_operand(args));
+    io::input_file input(single_file_operand(args), io::text_options{args.count("crlf") > 0});
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
-    write_explained(out, stations::explain(text, input.label()), format);
+    write_explained(out, explained(input, [&] { return stations::explain(text, input.label()); }), format);
     write_standard_output(out.str());
     return success;
   }
@@ -97,7 +102,7 @@ int stations_command(int argc, char** argv) {
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
   auto const hand = hand_over_choice(args, "stations", opts.chunk_size);
-  auto answer = summarize_inputs(file_operands(args), opts, stations_workload(), &ranks_report,
+  auto answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, stations_workload(), &ranks_report,
                                  [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   if (!answer) return success;  // not rank 0: rank 0 writes the answer

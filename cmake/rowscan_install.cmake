@@ -13,6 +13,13 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/algorithms/rowscan DESTINATION ${CMAKE_I
         FILES_MATCHING PATTERN "*.hpp")
 if(TARGET rowscan)
   install(TARGETS rowscan RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # Shell completions (completions/, issue 29), where bash-completion and zsh look for them.
+  install(FILES ${PROJECT_SOURCE_DIR}/completions/rowscan.bash
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME rowscan)
+  install(FILES ${PROJECT_SOURCE_DIR}/completions/_rowscan DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
+endif()
+if(TARGET rowscan_man_page)
+  install(FILES ${PROJECT_BINARY_DIR}/rowscan.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/rowscan)

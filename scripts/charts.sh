@@ -179,3 +179,12 @@ plot "$work/$label.xyz" using 1:2:(0.5):(0.5):3 with boxxyerror fillcolor palett
 GNUPLOT
   echo "charts: docs/charts/$label.svg"
 done
+
+# The host engine's scaling (docs/performance.md, "The host engine"), drawn by scripts/scaling_chart.py.
+python3 scripts/scaling_chart.py docs/data/host_engine-h100.csv s413.txt docs/charts/host_scaling_413-h100.svg \
+  "rowscan stations --devices cpu against the CPU programs: 413 stations, 2.8 GB"
+python3 scripts/scaling_chart.py docs/data/host_engine-h100.csv s10k.txt docs/charts/host_scaling_10k-h100.svg \
+  "rowscan stations --devices cpu against the CPU programs: 10,000 stations, 3.8 GB"
+python3 scripts/scaling_chart.py docs/data/host_engine-h200x2.csv s413.txt docs/charts/host_scaling_413-h200x2.svg \
+  "The same on 32 cores: 413 stations, 2.8 GB"
+echo "charts: docs/charts/host_scaling_*.svg"

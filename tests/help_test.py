@@ -29,8 +29,8 @@ def help_of(args):
 
 # The options each command accepts (the hidden test switches aside).
 accepted = {
-    "stations": ["--chunk-size", "--format", "--stats", "--threads", "--explain", "--no-progress", "--skip-invalid", "--devices", "--help"],
-    "lineitem": ["--suppkey-below", "--format", "--chunk-size", "--threads", "--stats", "--explain", "--skip-invalid", "--no-progress", "--devices", "--help"],
+    "stations": ["--chunk-size", "--format", "--stats", "--threads", "--explain", "--no-progress", "--skip-invalid", "--devices", "--recursive", "--crlf", "--help"],
+    "lineitem": ["--suppkey-below", "--format", "--chunk-size", "--threads", "--stats", "--explain", "--skip-invalid", "--no-progress", "--devices", "--recursive", "--crlf", "--help"],
     "generate measurements": ["--rows", "--stations", "--seed", "--output", "--help"],
     "generate lineitem": ["--scale", "--seed", "--output", "--help"],
 }
@@ -47,6 +47,14 @@ for command, options in accepted.items():
     for option in options:
         check(option in top, f"rowscan --help does not name {option} ({command})")
 check("generate measurements --help" in help_of(["generate", "--help"]), "generate --help points to the subcommands")
+# `rowscan help COMMAND` is `rowscan COMMAND --help`; -V is --version (issue 29).
+for command in ("stations", "lineitem", "generate"):
+    check(help_of(["help", command]) == help_of([command, "--help"]), f"rowscan help {command} differs from {command} --help")
+check(help_of(["-V"]) == help_of(["--version"]), "rowscan -V differs from --version")
+# The top-level help marks no shared option as one command's (issue 29).
+for option in ("--threads", "--no-progress", "--recursive", "--crlf"):
+    line = next((l for l in top.splitlines() if l.strip().startswith(option)), "")
+    check(line and "stations:" not in line and "lineitem:" not in line, f"rowscan --help marks {option} as one command's")
 
 # The README's Usage block is the synopsis of rowscan --help.
 synopsis = [line.strip() for line in top.split("\n\n")[0].splitlines()[1:]]

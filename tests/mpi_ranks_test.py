@@ -135,6 +135,24 @@ def edges(d, rng):
     got = run([MPIEXEC, "-np", "2", "--oversubscribe", ROWSCAN, COMMAND, one, "-"])
     if got[0] != 2 or b"cannot be shared" not in got[2]:
         failures.append(f"standard input with 2 ranks: {got}")
+    # Issue 29: byte order marks (offsets placed once, on every rank), --crlf, dot-files and the warning
+    # about a skipped subdirectory (printed once), every byte offset compared too.
+    os.environ["ROWSCAN_ERROR_BYTE_OFFSETS"] = "1"
+    lines = station_lines(rng, 2000)
+    bom = write(os.path.join(d, "bom"), b"\xef\xbb\xbf" + "".join(lines[:1000] + ["bad\n"] + lines[1000:]).encode())
+    compare([bom], "a byte order mark and a bad line")
+    compare([bom, "--skip-invalid", "--chunk-size", "1K"], "a byte order mark, skipped")
+    crlf = write(os.path.join(d, "crlf"), "".join(lines[:700] + ["x;1.23\n"] + lines[700:]).replace("\n", "\r\n"))
+    compare([crlf, "--crlf", "--skip-invalid"], "--crlf, skipped")
+    compare([bom, crlf, "--crlf"], "--crlf after a mark")
+    tree = os.path.join(d, "tree")
+    os.makedirs(os.path.join(tree, "sub"))
+    write(os.path.join(tree, "a"), "".join(lines[:900]))
+    write(os.path.join(tree, ".hidden"), "bad\n")
+    write(os.path.join(tree, "sub", "b"), "".join(lines[900:]))
+    compare([tree], "a directory with a dot-file and a subdirectory")
+    compare([tree, "--recursive"], "--recursive")
+    del os.environ["ROWSCAN_ERROR_BYTE_OFFSETS"]
     unreadable = write(os.path.join(d, "unreadable"), "b;2.0\n")
     os.chmod(unreadable, 0)
     if os.geteuid() != 0:  # root reads it anyway

@@ -46,6 +46,39 @@ TEST_F(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(run("stations").exit_code, 2);
 }
 
+// Issue 29: errors name FILE:LINE:COLUMN (1-based, bytes from the line's start) and quote the line:
+// escaped (\xNN, \t, \r, \", \\), and cut with "..." after 80 characters.
+TEST_F(Cli, ErrorsNameTheColumnAndQuoteTheLineEscapedAndShortened) {
+  std::string const bad_temperature =
+      "temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9])";
+  auto r = run("stations -", "a;1.0\n\xff\x01\"q\\;1.234\n");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "rowscan: error: <stdin>:2:7: " + bad_temperature + ": \"\\xff\\x01\\\"q\\\\;1.234\"\n");
+  r = run("stations -", std::string(150, 'n') + "\n");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "rowscan: error: <stdin>:1:1: no ';' within the first 101 bytes: station name longer than 100 bytes: \"" +
+                       std::string(80, 'n') + "...\"\n");
+  r = run("stations -", "ok;2.0\na\tb;1.0\r\n");
+  EXPECT_EQ(r.err, "rowscan: error: <stdin>:2:8: line ends with CR LF (a Windows line ending); read it with --crlf, or "
+                   "convert the file to LF line endings: \"a\\tb;1.0\\r\"\n");
+  // Escapes count toward the 80 characters: 30 bytes of \xNN are 120 characters, cut after 20 of them.
+  std::string escaped;
+  for (int i = 0; i < 20; ++i) escaped += "\\xfe";
+  r = run("stations -", std::string(30, '\xfe') + ";x\n");
+  EXPECT_EQ(r.err, "rowscan: error: <stdin>:1:32: " + bad_temperature + ": \"" + escaped + "...\"\n");
+  // --skip-invalid's summary quotes each line the same way.
+  r = run("stations --skip-invalid -", "a;1.0\nb\n;2.0\n");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.err, "rowscan: skipped 2 invalid lines: <stdin>:2:1: missing ';' between station name and temperature: "
+                   "\"b\"; <stdin>:3:1: empty station name: \";2.0\"\n");
+  // The byte offset in the file, for tests and scripts: ROWSCAN_ERROR_BYTE_OFFSETS=1.
+  setenv("ROWSCAN_ERROR_BYTE_OFFSETS", "1", 1);
+  r = run("lineitem --suppkey-below 5 -", "1|2|3|\n");
+  unsetenv("ROWSCAN_ERROR_BYTE_OFFSETS");
+  EXPECT_EQ(r.err, "rowscan: error: <stdin>:1:7: byte 6: expected 16 fields, each followed by '|' (the last one too) "
+                   "(this line has 3): \"1|2|3|\"\n");
+}
+
 TEST_F(Cli, BundledSample) {
   auto const r = run("stations '" + sample("measurements.txt") + "'");
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -86,7 +119,10 @@ TEST_F(Cli, BadLineIsOneLineOnStderrAndNothingOnStdout) {
   auto const r = run("stations '" + path("bad.txt") + "'");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err.rfind("rowscan: error: " + path("bad.txt") + ":3: byte 14: temperature", 0), 0u) << r.err;
+  // Line 3, column 3 (the temperature after "c;"), and the line quoted (issue 29; it said "byte 14").
+  EXPECT_EQ(r.err, "rowscan: error: " + path("bad.txt") +
+                       ":3:3: temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9]): "
+                       "\"c;3.00\"\n");
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1);
 }
 
@@ -95,11 +131,14 @@ TEST_F(Cli, MissingUnreadableAndDirectoryInputs) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find(path("missing.txt") + ": cannot open"), std::string::npos) << r.err;
-  // A directory is its files (issue 15: none here); --explain reads one file and refuses a directory.
+  // A directory is its files (issue 15); none at all is an error (issue 29: it answered {}); --explain
+  // reads one file and refuses a directory.
   ASSERT_EQ(mkdir(path("empty").c_str(), 0755), 0);
   r = run("stations '" + path("empty") + "'");
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "{}\n");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "rowscan: error: no input file: " + path("empty") +
+                       " holds no file to read (names that start with '.' are skipped)\n");
   r = run("stations --explain '" + path("empty") + "'");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;

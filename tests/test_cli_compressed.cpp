@@ -13,11 +13,16 @@
 #include <zstd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
 
 namespace {
+
+/// Byte offsets are what these tests place: every rowscan they start adds them to its errors after the
+/// column (`FILE:LINE:COLUMN: byte OFFSET: ...`, the testing aid ROWSCAN_ERROR_BYTE_OFFSETS of issue 29).
+bool const byte_offsets_in_errors = setenv("ROWSCAN_ERROR_BYTE_OFFSETS", "1", 1) == 0;
 
 using support::read_file;
 using support::write_file;
@@ -120,7 +125,7 @@ TEST_F(CliCompressed, ErrorPositionsCountDecompressedBytes) {
   write_file(path("plain"), text);
   auto const plain = run("stations --chunk-size 1K '" + path("plain") + "'");
   ASSERT_EQ(plain.exit_code, 1);
-  std::string const where = ":401: byte " + std::to_string(line_start + 4) + ": temperature must be";
+  std::string const where = ":401:5: byte " + std::to_string(line_start + 4) + ": temperature must be";
   ASSERT_EQ(plain.err.rfind("rowscan: error: " + path("plain") + where, 0), 0u) << plain.err;
   for (auto const& [name, bytes] : {std::pair{"m.gz", gzip(text)}, std::pair{"m.zst", zstd(text)}}) {
     ASSERT_LT(bytes.size(), line_start);
@@ -184,6 +189,86 @@ TEST_F(CliCompressed, OtherBinaryFormatsAreNotText) {
   // Text that merely starts like nothing known is read as text, by the input rules.
   EXPECT_EQ(run("stations -", "B;1.0\n").out, "{B=1.0/1.0/1.0}\n");
   EXPECT_EQ(run("stations -", std::string("\x1f;1.0\n")).out, "{\x1f=1.0/1.0/1.0}\n");
+}
+
+// Issue 29: zstd's skippable frames, gzip's trailing zeros, and a pipe whose first write is shorter than
+// the magic number.
+TEST_F(CliCompressed, ZstdSkippableFramesAreRead) {
+  std::string const text = measurements(300, 9);
+  // A skippable frame: magic 0x184D2A50..5F (little-endian), a 4-byte size, then that many bytes.
+  std::string const skippable = std::string("\x5a\x2a\x4d\x18\x05\x00\x00\x00hello", 13);
+  write_file(path("s.zst"), skippable + zstd(text.substr(0, 100)) + skippable + zstd(text.substr(100)));
+  auto const r = run("stations '" + path("s.zst") + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, reference::stations_answer(text));
+  auto const piped = run_piped("cat '" + path("s.zst") + "'", "stations -");
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.out, r.out);
+}
+
+TEST_F(CliCompressed, GzipTrailingZerosAreAcceptedAsGzipAcceptsThem) {
+  std::string const text = measurements(300, 10);
+  write_file(path("z.gz"), gzip(text) + std::string(1000, '\0'));
+  auto r = run("stations '" + path("z.gz") + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, reference::stations_answer(text));
+  EXPECT_EQ(r.err, "");
+  // Zeros, then anything else: not gzip any more, an error as before.
+  write_file(path("zx.gz"), gzip(text) + std::string(10, '\0') + "x");
+  r = run("stations '" + path("zx.gz") + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("rowscan: error: " + path("zx.gz") + ": cannot decompress: ", 0), 0u) << r.err;
+}
+
+TEST_F(CliCompressed, APipesShortFirstWriteIsStillRecognized) {
+  std::string const text = measurements(300, 11);
+  std::string const expected = reference::stations_answer(text);
+  write_file(path("m.gz"), gzip(text));
+  write_file(path("m.zst"), zstd(text));
+  for (auto const& [name, head] : {std::pair{"m.gz", 1}, std::pair{"m.zst", 1}, std::pair{"m.zst", 3}}) {
+    SCOPED_TRACE(std::string(name) + ", first write of " + std::to_string(head) + " bytes");
+    // The rest comes 0.3 s later, long after rowscan has looked at what the pipe held.
+    std::string const producer = "{ head -c " + std::to_string(head) + " '" + path(name) + "'; sleep 0.3; tail -c +" +
+                                 std::to_string(head + 1) + " '" + path(name) + "'; }";
+    auto const r = run_piped(producer, "stations -");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, expected);
+  }
+  // A byte order mark cut the same way is still one.
+  write_file(path("bom.txt"), "\xef\xbb\xbf" + text);
+  auto const r = run_piped("{ head -c 1 '" + path("bom.txt") + "'; sleep 0.3; tail -c +2 '" + path("bom.txt") + "'; }",
+                           "stations -");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, expected);
+}
+
+// Issue 29: a leading UTF-8 byte order mark is not part of the first line, in compressed text too.
+TEST_F(CliCompressed, AByteOrderMarkInsideCompressedTextIsStripped) {
+  std::string const text = measurements(300, 12);
+  std::string const expected = reference::stations_answer(text);
+  write_file(path("b.gz"), gzip("\xef\xbb\xbf" + text));
+  write_file(path("b.zst"), zstd("\xef\xbb\xbf" + text));
+  for (char const* name : {"b.gz", "b.zst"}) {
+    auto r = run("stations '" + path(name) + "'");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, expected) << name;
+    r = run_piped("cat '" + path(name) + "'", "stations -");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, expected) << name;
+  }
+  // Positions still count the decompressed file's bytes, the mark included.
+  write_file(path("bad.gz"), gzip("\xef\xbb\xbf" "a;1.0\nb;x\n"));
+  auto const r = run("stations '" + path("bad.gz") + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("rowscan: error: " + path("bad.gz") + ":2:3: byte 11: temperature must be", 0), 0u) << r.err;
+  // --crlf on compressed CR LF text, with a mark: the LF file's answer.
+  std::string crlf;
+  for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  write_file(path("crlf.gz"), gzip("\xef\xbb\xbf" + crlf));
+  auto const c = run("stations --crlf '" + path("crlf.gz") + "'");
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(c.out, expected);
 }
 
 }  // namespace

@@ -54,7 +54,12 @@ TEST_F(CliOptions, EveryBadValueIsAUsageErrorNamingItsOption) {
       {"stations --threads 100" + m, "--threads: '100' is out of range (1 to 64)" + help},
       {"stations --threads two" + m, "--threads: 'two' is not a whole number" + help},
       {"stations --key-bits 65" + m, "--key-bits: '65' is out of range (0 to 64)" + help},
-      {"stations --no-such-option" + m, "Option 'no-such-option' does not exist" + help},
+      {"stations --no-such-option" + m, "unknown option '--no-such-option'" + help},
+      {"stations --fromat json" + m, "unknown option '--fromat'; did you mean '--format'?" + help},
+      {"stations" + m + " --format", "--format needs a value" + help},
+      {"generate measurements --row 5" + o, "unknown option '--row'; did you mean '--rows'?" + help},
+      {"generate measurements --rows 5 -o", "-o needs a value" + help},
+      {"lineitem --suppkey-belw 5" + m, "unknown option '--suppkey-belw'; did you mean '--suppkey-below'?" + help},
       {"stations --explain --chunk-size 1K" + m, "--explain cannot be combined with --chunk-size" + help},
       {"stations --explain" + m + " extra", "--explain reads one FILE, not 2" + help},
       {"stations", "missing FILE" + help},
@@ -93,13 +98,117 @@ TEST_F(CliOptions, EveryBadValueIsAUsageErrorNamingItsOption) {
 
 TEST_F(CliOptions, SizesTakeBinarySuffixes) {
   std::string const text = "b;1.0\na;-2.5\nb;2.0\n";
-  for (char const* size : {"0", "128", "1K", "1k", "1KiB", "64M", "64MiB", "2G", "2147483648"}) {
+  // Every suffix is binary (issue 29 added KB, MB and GB as the same units as K, M and G).
+  for (char const* size : {"0", "128", "1K", "1k", "1KiB", "1KB", "1kb", "64M", "64MiB", "64MB", "64mb", "2G", "2GB",
+                           "2147483648"}) {
     auto const r = run(std::string("stations --chunk-size ") + size + " -", text);
     EXPECT_EQ(r.exit_code, 0) << size << ": " << r.err;
     EXPECT_EQ(r.out, "{a=-2.5/-2.5/-2.5, b=1.0/1.5/2.0}\n") << size;
   }
   for (char const* threads : {"1", "64"}) {
     EXPECT_EQ(run(std::string("stations --threads ") + threads + " -", text).exit_code, 0) << threads;
+  }
+}
+
+TEST_F(CliOptions, MegabytesAreMebibytes) {
+  // 2G is the most --chunk-size takes: 2GB is the same 2^31 bytes, and 2049MB is past it.
+  auto const r = run("stations --chunk-size 2049MB -", "a;1.0\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "rowscan: error: --chunk-size: '2049MB' is out of range (128 to 2G bytes, or 0 for the default) (see --help)\n");
+  EXPECT_EQ(run("stations --chunk-size 2GB -", "a;1.0\n").exit_code, 0);
+  EXPECT_EQ(run("stations --chunk-size 2GiB -", "a;1.0\n").exit_code, 0);
+}
+
+// Issue 29: the habits of other command-line tools.
+TEST_F(CliOptions, CommandLineHabits) {
+  write_file(path("m.txt"), "a;1.0\n");
+  std::string const m = " '" + path("m.txt") + "'";
+  // A mistyped command: did you mean.
+  auto r = run("staions" + m);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("rowscan: error: unknown command 'staions'; did you mean 'stations'?\nusage: ", 0), 0u) << r.err;
+  r = run("frobnicate");
+  EXPECT_EQ(r.err.rfind("rowscan: error: unknown command 'frobnicate'\nusage: ", 0), 0u) << r.err;
+  // help COMMAND is COMMAND --help; -V is --version.
+  for (char const* command : {"stations", "lineitem", "generate"}) {
+    auto const help = run(std::string("help ") + command);
+    EXPECT_EQ(help.exit_code, 0) << command;
+    EXPECT_EQ(help.out, run(std::string(command) + " --help").out) << command;
+    EXPECT_NE(help.out.find(std::string("rowscan ") + command), std::string::npos) << help.out;
+  }
+  r = run("help statoins");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "rowscan: error: help: unknown command 'statoins'; did you mean 'stations'? (see --help)\n");
+  EXPECT_EQ(run("-V").out, run("--version").out);
+  EXPECT_EQ(run("-V").out.rfind("rowscan ", 0), 0u);
+  // Standard input can be read once.
+  for (char const* args : {"stations - -", "lineitem --suppkey-below 5 - -"}) {
+    r = run(args, "a;1.0\n");
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "rowscan: error: standard input (-) is named twice; it can be read only once (see --help)\n");
+  }
+}
+
+// Issue 29: one setting for CPU use. --threads N (or ROWSCAN_THREADS=N) is N host workers and N
+// readers; a bad value of it or of OMP_NUM_THREADS is a usage error.
+TEST_F(CliOptions, ThreadsSetsEveryThreadAndBadValuesAreUsageErrors) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += "s" + std::to_string(i % 50) + ";" + std::to_string(i % 90) + ".5\n";
+  write_file(path("m.txt"), text);
+  std::string const m = " '" + path("m.txt") + "'";
+  auto workers = [](std::string const& err) {
+    std::size_t const at = err.find(" host worker(s)");
+    if (at == std::string::npos) return std::string("none in: ") + err;
+    std::size_t const start = err.rfind(' ', at - 1) + 1;
+    return err.substr(start, at - start);
+  };
+  auto const run_env = [&](std::string const& env, std::string const& args) {
+    std::string const command = env + " '" + ROWSCAN_EXE + "' " + args + " </dev/null >'" + path("stdout") + "' 2>'" +
+                                path("stderr") + "'";
+    int const status = std::system(command.c_str());
+    return support::run_result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, support::read_file(path("stdout")),
+                               support::read_file(path("stderr"))};
+  };
+  auto r = run_env("OMP_NUM_THREADS=3", "stations --stats --chunk-size 1K --threads 1" + m);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(workers(r.err), "1");
+  r = run_env("OMP_NUM_THREADS=1 ROWSCAN_THREADS=3", "stations --stats --chunk-size 1K" + m);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(workers(r.err), "3");
+  r = run_env("OMP_NUM_THREADS=3 ROWSCAN_THREADS=3", "lineitem --suppkey-below 5 --format json --stats --threads 2 -");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_env("OMP_NUM_THREADS=2", "stations --stats --chunk-size 1K" + m);
+  EXPECT_EQ(workers(r.err), "2");
+  std::string const answer = run("stations" + m).out;
+  for (char const* env : {"ROWSCAN_THREADS=1", "ROWSCAN_THREADS=4", "OMP_NUM_THREADS=3", "OMP_NUM_THREADS=4,2"}) {
+    r = run_env(env, "stations --chunk-size 1K" + m);
+    EXPECT_EQ(r.exit_code, 0) << env << r.err;
+    EXPECT_EQ(r.out, answer) << env;
+  }
+  struct bad {
+    std::string env;
+    std::string message;
+  };
+  for (auto const& b : {bad{"OMP_NUM_THREADS=abc", "OMP_NUM_THREADS: 'abc' is not a number of threads (a whole number from 1, or a list such as 4,2)"},
+                        bad{"OMP_NUM_THREADS=0", "OMP_NUM_THREADS: '0' is not a number of threads (a whole number from 1, or a list such as 4,2)"},
+                        bad{"ROWSCAN_THREADS=abc", "ROWSCAN_THREADS: 'abc' is not a number of threads from 1 to 64"},
+                        bad{"ROWSCAN_THREADS=0", "ROWSCAN_THREADS: '0' is not a number of threads from 1 to 64"},
+                        bad{"ROWSCAN_THREADS=65", "ROWSCAN_THREADS: '65' is not a number of threads from 1 to 64"}}) {
+    for (std::string const& args : {"stations" + m, std::string("generate measurements --rows 10 -o -")}) {
+      r = run_env(b.env, args);
+      EXPECT_EQ(r.exit_code, 2) << b.env << " " << args;
+      EXPECT_EQ(r.out, "");
+      // libgomp warns about a bad OMP_NUM_THREADS itself as the program loads, before rowscan can run:
+      // its line may come first; rowscan's is the one error line, and the last.
+      std::string const ours = "rowscan: error: " + b.message + " (see --help)\n";
+      EXPECT_GE(r.err.size(), ours.size());
+      EXPECT_EQ(r.err.substr(r.err.size() - std::min(r.err.size(), ours.size())), ours) << b.env << r.err;
+      EXPECT_EQ(r.err.find("rowscan:"), r.err.size() - std::min(r.err.size(), ours.size())) << r.err;
+      if (b.env.rfind("ROWSCAN", 0) == 0) {
+        EXPECT_EQ(r.err, ours);
+      }
+    }
   }
 }
 

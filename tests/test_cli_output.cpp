@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <dirent.h>
 #include <string>
 #include <sys/stat.h>
@@ -66,6 +67,23 @@ TEST_F(CliOutput, FullOutputFileIsNamed) {
     EXPECT_EQ(r.exit_code, 1) << what;
     EXPECT_EQ(r.err, "rowscan: error: /dev/full: cannot write: No space left on device\n") << what;
   }
+}
+
+// Issue 29: generate draws a progress bar on a terminal (here a pseudo-terminal from script(1)), and
+// erases it at the end; not when stderr is a file.
+TEST_F(CliOutput, GenerateShowsProgressOnATerminal) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) for a terminal";
+  std::string const generate = std::string("ROWSCAN_PROGRESS_AFTER_SECONDS=0 '") + ROWSCAN_EXE +
+                               "' generate measurements --rows 2000000 -o '" + path("m.txt") + "'";
+  int const status = std::system(("script -qc \"" + generate + "\" /dev/null </dev/null >'" + path("tty") + "'").c_str());
+  ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  std::string const tty = support::read_file(path("tty"));
+  EXPECT_NE(tty.find(" GB/s\x1b[K"), std::string::npos) << tty;  // the bar: bytes written and the rate
+  EXPECT_EQ(tty.size() >= 4 ? tty.substr(tty.size() - 4) : tty, "\r\x1b[K") << tty;  // erased at the end
+  EXPECT_EQ(support::read_file(path("m.txt")).size() > 20000000u, true);
+  auto const r = run("generate measurements --rows 1000 -o '" + path("n.txt") + "'");  // stderr a file: no bar
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.err, "");
 }
 
 TEST_F(CliOutput, GenerateWritesThroughATemporaryFile) {

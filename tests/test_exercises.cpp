@@ -151,7 +151,8 @@ TEST_F(Exercises, CarriageReturnsBeforeTheLineFeedAreErrors) {
   auto const crlf = run("stations '" + path("crlf.txt") + "'");
   EXPECT_EQ(crlf.exit_code, 1);
   EXPECT_EQ(crlf.err, "rowscan: error: " + path("crlf.txt") +
-                          ":1: byte 12: line ends with CR LF (a Windows line ending); convert the file to LF line endings\n");
+                          ":1:13: line ends with CR LF (a Windows line ending); read it with --crlf, or convert the file to "
+                          "LF line endings: \"Hamburg;12.0\\r\"\n");
   support::write_file(path("inside.txt"), "a\rb;1.0\n");
   auto const inside = run("stations '" + path("inside.txt") + "'");
   EXPECT_EQ(inside.exit_code, 0) << inside.err;

@@ -197,7 +197,8 @@ TEST(Lineitem, MalformedRowsNameLineAndByteLikeTheReference) {
         EXPECT_EQ(e.line(), expected_line);
         EXPECT_EQ(e.byte_offset(), expected_byte);
         std::string const what = e.what();
-        EXPECT_EQ(what.rfind("lineitem.tbl:3: byte " + std::to_string(expected_byte) + ": ", 0), 0u) << what;
+        EXPECT_EQ(what.rfind(support::position_of("lineitem.tbl", 3, text, expected_byte), 0), 0u) << what;
+        EXPECT_EQ(e.quote(), support::quote_of(text, expected_byte)) << what;
         EXPECT_NE(what.find(c.message), std::string::npos) << what;
       }
     }

@@ -17,7 +17,12 @@ TEST(OptionValues, SizesWithBinarySuffixes) {
   EXPECT_EQ(parse_size("s", "64MiB", 0, any), 64u << 20);
   EXPECT_EQ(parse_size("s", "2G", 0, any), std::uint64_t{2} << 30);
   EXPECT_EQ(parse_size("s", "18446744073709551615", 0, any), any);
-  for (char const* bad : {"", "K", "1.5K", "1e6", "1 K", " 1", "1KB", "1T", "-1", "18446744073709551616", "0x10"}) {
+  // KB, MB and GB are the same binary units (issue 29); "1KB" was a bad size before.
+  EXPECT_EQ(parse_size("s", "1KB", 0, any), 1024u);
+  EXPECT_EQ(parse_size("s", "64MB", 0, any), 64u << 20);
+  EXPECT_EQ(parse_size("s", "64mb", 0, any), 64u << 20);
+  EXPECT_EQ(parse_size("s", "2GB", 0, any), std::uint64_t{2} << 30);
+  for (char const* bad : {"", "K", "1.5K", "1e6", "1 K", " 1", "1KiBB", "1kbit", "1T", "1TB", "-1", "18446744073709551616", "0x10"}) {
     EXPECT_THROW(parse_size("s", bad, 0, any), usage_error) << bad;
   }
   EXPECT_THROW(parse_size("s", "17179869184G", 0, any), usage_error);  // 2^64 bytes: out of range

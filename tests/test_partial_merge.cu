@@ -179,9 +179,9 @@ job::tally random_tally(std::mt19937& rng) {
   t.lines = rng() % 50;
   for (std::uint64_t i = 0, n = rng() % 4; i < n; ++i) {
     ++t.skipped;
-    t.skip({rng() % (t.lines + 1), rng() % (t.bytes + 1), "why " + std::to_string(rng() % 10)});
+    t.skip({rng() % (t.lines + 1), rng() % (t.bytes + 1), "why " + std::to_string(rng() % 10), 0, ""});
   }
-  if (rng() % 5 == 0) t.stop = job::bad_line{rng() % (t.lines + 1), rng() % (t.bytes + 1), "stop"};
+  if (rng() % 5 == 0) t.stop = job::bad_line{rng() % (t.lines + 1), rng() % (t.bytes + 1), "stop", 0, ""};
   return t;
 }
 

@@ -158,7 +158,7 @@ TEST(InputOutcome, IsOrderedAndTheFirstStopWins) {
     o.bytes = lines * 10;
     for (std::uint64_t line : bad) {
       ++o.skipped;
-      o.skip({"f", line, line * 10, "bad"});
+      o.skip({"f", line, line * 10, "bad", 0, ""});
     }
     if (stop) o.stop = "f:" + std::to_string(lines) + ": stop";
     return o;
@@ -248,7 +248,7 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   l.rows = 9;
   app::input_outcome o;
   o.skipped = 2;
-  o.skip({"x.txt", 3, 40, "why"});
+  o.skip({"x.txt", 3, 40, "why", 7, "\"line\""});
   o.stop = "x.txt:9: byte 90: stop";
   app::wire_writer out;
   encode(out, s);
@@ -266,7 +266,8 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   EXPECT_EQ(s2.times.seconds("sort"), 0.25);
   EXPECT_TRUE(l2.answers[1].sum_cents == l.answers[1].sum_cents);
   EXPECT_EQ(l2.rows, 9u);
-  EXPECT_EQ(o2.first_skipped[0].as_error().what(), std::string("x.txt:3: byte 40: why"));
+  EXPECT_EQ(o2.first_skipped[0].as_error().what(), std::string("x.txt:3:7: why: \"line\""));
+  EXPECT_EQ(o2.first_skipped[0].byte, 40u);
   EXPECT_EQ(*o2.stop, *o.stop);
   app::wire_reader short_bytes(out.bytes().substr(0, 5));
   EXPECT_THROW(decode(short_bytes, s2), rowscan::error);

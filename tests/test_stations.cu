@@ -315,8 +315,10 @@ void expect_reference_error(std::string const& text, std::vector<std::size_t> ch
     } catch (rowscan::input_error const& e) {
       EXPECT_EQ(e.line(), line) << e.what();
       EXPECT_EQ(e.byte_offset(), offset) << e.what();
-      EXPECT_EQ(std::string(e.what()).rfind("input.txt:" + std::to_string(line) + ": byte " + std::to_string(offset) + ": ", 0),
-                0u) << e.what();
+      // FILE:LINE:COLUMN: why: "quote" (issue 29; the offset is byte_offset(), above).
+      EXPECT_EQ(std::string(e.what()).rfind(support::position_of("input.txt", line, text, offset), 0), 0u) << e.what();
+      EXPECT_EQ(e.column(), support::column_of(text, offset)) << e.what();
+      EXPECT_EQ(e.quote(), support::quote_of(text, offset)) << e.what();
     }
   }
 }
@@ -454,7 +456,7 @@ TEST(StationsPositions, LinesAndBytesPastTwoToThe32) {
   rowscan::input_error const e = job::located(*stopped.stop, "big.txt");
   EXPECT_EQ(e.line(), two_32 + 2);  // the third line of the block
   EXPECT_EQ(e.byte_offset(), 3 * two_32 + 7 + 12);
-  EXPECT_EQ(std::string(e.what()), "big.txt:4294967298: byte 12884901907: missing ';' between station name and temperature");
+  EXPECT_EQ(std::string(e.what()), "big.txt:4294967298:1: missing ';' between station name and temperature: \"bad\"");
 
   st::worker skipping(ctx, {~std::uint64_t{0}, false, true});
   job::tally const block = skipping.fold(data, text.size());

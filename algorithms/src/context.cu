@@ -51,7 +51,7 @@ void start_openmp_threads() {
   } catch (std::system_error const& e) {
     for (auto& t : trial) t.join();
     throw error("cannot start " + std::to_string(threads) + " OpenMP threads (" + e.what() +
-                "); set OMP_NUM_THREADS lower, or raise the process's limits (ulimit -v, ulimit -u)");
+                "); give a smaller --threads, or raise the process's limits (ulimit -v, ulimit -u)");
   }
   for (auto& t : trial) t.join();
 #pragma omp parallel

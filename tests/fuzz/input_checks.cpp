@@ -97,11 +97,16 @@ std::vector<line_view> lines_of(std::string_view text) {
   return lines;
 }
 
-/// The checks after "FILE:LINE: byte OFFSET: " that every input error message passes: one line, a reason.
+/// The checks after "FILE:LINE:COLUMN: " that every input error message passes: a column, one line, a
+/// reason (the offset itself, got.byte, is the exception's byte_offset(), checked against the reference).
 std::string check_message(std::string const& what, outcome const& got) {
-  std::string const prefix =
-      std::string(label) + ":" + std::to_string(got.line) + ": byte " + std::to_string(got.byte) + ": ";
-  if (what.rfind(prefix, 0) != 0) return "message does not start with '" + prefix + "': " + what;
+  std::string const head = std::string(label) + ":" + std::to_string(got.line) + ":";
+  if (what.rfind(head, 0) != 0) return "message does not start with '" + head + "': " + what;
+  std::size_t const digits = what.find_first_not_of("0123456789", head.size());
+  if (digits == head.size() || digits == std::string::npos || what.compare(digits, 2, ": ") != 0) {
+    return "message has no column after '" + head + "': " + what;
+  }
+  std::string const prefix = what.substr(0, digits + 2);
   if (what.size() == prefix.size()) return "message gives no reason: " + what;
   if (what.find('\n') != std::string::npos) return "message is more than one line: " + what;
   return "";

@@ -22,6 +22,7 @@
 #include "rowscan/lineitem/summarize.hpp"
 #include "rowscan/stations/format.hpp"
 #include "rowscan/stations/summarize.hpp"
+#include "support/error_text.hpp"
 #include "support/light_mode.hpp"
 #include "support/lineitem_text.hpp"
 #include "support/stations_text.hpp"
@@ -219,7 +220,7 @@ struct workload_names {
 
 /// Every chunk size, reader thread count and query gives the reference's answer over the valid lines,
 /// the reference's count of bad lines, and its first five positions, in messages that start with
-/// "LABEL:LINE: byte OFFSET: "; the valid and the skipped lines add up to the input's lines.
+/// "LABEL:LINE:COLUMN: " and end with the line's quote (issue 29); the valid and the skipped lines add up to the input's lines.
 template <class W>
 void expect_reference_skipping(std::string const& text, std::vector<std::size_t> const& chunk_sizes,
                                std::vector<unsigned> const& threads = {1, 2},
@@ -242,9 +243,12 @@ void expect_reference_skipping(std::string const& text, std::vector<std::size_t>
         for (std::size_t i = 0; i < first.size(); ++i) {
           EXPECT_EQ(got.first[i].line, first[i].line) << got.messages[i];
           EXPECT_EQ(got.first[i].byte_offset, first[i].byte_offset) << got.messages[i];
-          std::string const prefix = std::string(W::label) + ":" + std::to_string(first[i].line) + ": byte " +
-                                     std::to_string(first[i].byte_offset) + ": ";
+          std::string const prefix = support::position_of(W::label, first[i].line, text, first[i].byte_offset);
+          std::string const quote = ": " + support::quote_of(text, first[i].byte_offset);
           EXPECT_EQ(got.messages[i].rfind(prefix, 0), 0u) << got.messages[i];
+          EXPECT_EQ(got.messages[i].size() >= quote.size() ? got.messages[i].substr(got.messages[i].size() - quote.size()) : "",
+                    quote)
+              << got.messages[i];
         }
       }
     }

@@ -34,8 +34,16 @@ std::optional<device_choice> parse_device_choice(std::string_view text);
 /// byte, in which one host worker folds about 8 MiB of 1BRC text (30-40 MB/s with 10,000 stations).
 constexpr std::uint64_t host_bytes_per_worker_while_a_gpu_starts = std::uint64_t{8} << 20;
 
-/// Host workers this process would run (OMP_NUM_THREADS, or one per core).
+/// Host workers this process would run: the limit of limit_host_threads if one was set, else
+/// OMP_NUM_THREADS, or one per core.
 unsigned host_worker_count();
+
+/// --threads N and ROWSCAN_THREADS=N: n compute threads wherever this process would otherwise take
+/// OMP_NUM_THREADS or one per core: the host workers, and the OpenMP teams of the calling thread
+/// (omp_set_num_threads, so call it on the main thread before any work). 0 lifts the limit.
+void limit_host_threads(unsigned n);
+/// The limit set by limit_host_threads; 0 if none.
+unsigned host_thread_limit();
 
 /// Inputs up to this many bytes run on the host under --devices auto: host_workers workers finish
 /// them before a GPU would have begun.

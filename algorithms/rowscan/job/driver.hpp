@@ -90,10 +90,6 @@ struct run_report {
   stage_times times;             ///< seconds per stage; exact with job_options::time_stages
 };
 
-/// The stage in which the driver hands a block over: "copy to device" under CUDA; on the host systems
-/// "waiting for a worker" (a worker folds the reader's block where it lies).
-char const* hand_over_stage();
-
 /// How many workers a run gets (job_options::workers): one under CUDA.
 std::size_t worker_count(job_options const& options);
 

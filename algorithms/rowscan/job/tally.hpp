@@ -31,7 +31,20 @@ struct bad_line {
   std::uint64_t line;
   std::uint64_t byte;
   std::string why;
+  /// 1-based column of the offending byte in its line (byte minus the line's start, plus 1): the same
+  /// wherever the line's text sits, so merges leave it. 0: unknown.
+  std::uint64_t column = 0;
+  /// The line's quote for its error (quoted_line of its first bytes); empty: none.
+  std::string quote;
 };
+
+/// A bad line found at `error_at` (0-based) of a line that starts at byte `line_start` of a text,
+/// quoted from the line's first bytes (`kept`, without its '\n'; `more`: the line is longer than them).
+inline bad_line bad_line_at(std::uint64_t line, std::uint64_t line_start, std::uint64_t error_at, std::string why,
+                            std::string const& kept, bool more) {
+  std::string const bytes = kept.substr(0, line_excerpt_bytes);
+  return {line, line_start + error_at, std::move(why), error_at + 1, quoted_line(bytes, more || kept.size() > bytes.size())};
+}
 
 /// See the file's comment. Default-constructed: the tally of an empty text, the merge's identity.
 struct tally {
@@ -70,9 +83,9 @@ inline tally merge(tally a, tally const& b) {
 }
 // [docs:end]
 
-/// The error a bad line is reported as, in an input called label: `label:LINE: byte OFFSET: why`.
+/// The error a bad line is reported as, in an input called label: `label:LINE:COLUMN: why: "quote"`.
 inline input_error located(bad_line const& b, std::string const& label) {
-  return input_error(label, b.line + 1, b.byte, b.why);
+  return input_error(label, b.line + 1, b.byte, b.why, b.column, b.quote);
 }
 
 /// The skipped lines of a tally of the whole input, with their errors located in it.

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 
 namespace rowscan::job {
@@ -23,6 +24,20 @@ std::optional<device_choice> parse_device_choice(std::string_view text) {
   return device_choice{device_choice::gpu, index};
 }
 
-unsigned host_worker_count() { return static_cast<unsigned>(std::max(1, omp_get_max_threads())); }
+namespace {
+std::atomic<unsigned> thread_limit{0};
+}  // namespace
+
+unsigned host_worker_count() {
+  unsigned const limit = thread_limit.load();
+  return limit != 0 ? limit : static_cast<unsigned>(std::max(1, omp_get_max_threads()));
+}
+
+void limit_host_threads(unsigned n) {
+  thread_limit = n;
+  if (n != 0) omp_set_num_threads(static_cast<int>(n));
+}
+
+unsigned host_thread_limit() { return thread_limit.load(); }
 
 }  // namespace rowscan::job

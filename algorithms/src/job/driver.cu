@@ -8,6 +8,7 @@
 #include "rowscan/io/text_uploader.hpp"
 #include "rowscan/job/merge_reports.hpp"
 #include "rowscan/job/out_of_memory.hpp"
+#include "rowscan/job/stage_names.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stage.hpp"
 
@@ -60,7 +61,9 @@ tally fold_block(worker_slot const& slot, char const* text, std::size_t size, st
   try {
     return in_halves_if_out_of_memory(size, split_after, fold);
   } catch (out_of_memory_twice const& e) {
-    throw device_error(label + ": out of device memory for the " + std::to_string(e.size) + "-byte chunk at byte " +
+    // The memory of the system that folds: the GPU's, or the host's on the host systems.
+    constexpr char const* memory = ROWSCAN_HAS_CUB ? "device" : "host";
+    throw device_error(label + ": out of " + memory + " memory for the " + std::to_string(e.size) + "-byte chunk at byte " +
                        std::to_string(file_offset + e.offset) +
                        ", and again for half of it; " + slot.worker->out_of_memory_advice(chunk_size));
   }
@@ -94,7 +97,7 @@ class host_workers {
       // The system refused a thread (a low `ulimit -v` or -u): stop those that started, then say so.
       stop();
       throw error("cannot start " + std::to_string(workers_.size()) + " host workers (" + e.what() +
-                  "); set OMP_NUM_THREADS lower, or raise the process's limits (ulimit -v, ulimit -u)");
+                  "); give a smaller --threads, or raise the process's limits (ulimit -v, ulimit -u)");
     }
   }
   ~host_workers() { stop(); }
@@ -235,8 +238,6 @@ one_thread_scope::one_thread_scope() : before_(omp_get_max_threads()) { omp_set_
 one_thread_scope::~one_thread_scope() { omp_set_num_threads(before_); }
 #endif
 
-char const* hand_over_stage() { return ROWSCAN_HAS_CUB ? "copy to device" : "waiting for a worker"; }
-
 std::size_t worker_count(job_options const& options) {
 #if ROWSCAN_HAS_CUB
   (void)options;
@@ -266,7 +267,7 @@ context start_context(job_options const& options, run_report& report) {
   context ctx;
   ctx.fail_allocations_above(options.fail_allocations_above);
   if (options.time_stages) ctx.observe_stages(&report.times);
-  report.times.add("device setup", seconds_since(start));
+  report.times.add(setup_stage, seconds_since(start));
   return ctx;
 }
 
@@ -317,7 +318,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     io::text_chunk const block = next;
     std::string const prefix = block.overlong_line ? overlong_prefix(block) : std::string();
     {
-      stage_scope s(ctx, hand_over_stage());
+      stage_scope s(ctx, hand_over_stage);
       uploader.host_waits_for(slot);
     }
     more = next_block(next);
@@ -343,7 +344,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   std::size_t blocks = 0;
   while (!hosts.stopped() && next_block(block)) {
     {
-      stage_scope s(ctx, hand_over_stage());
+      stage_scope s(ctx, hand_over_stage);
       hosts.hand_out(blocks, block);
     }
     if (block.overlong_line) overlong.emplace(blocks, overlong_prefix(block));

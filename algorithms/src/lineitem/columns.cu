@@ -80,7 +80,7 @@ job::bad_line describe_bad_row(char const* text, record_range r, row_status stat
   if (status == row_status::missing_fields || status == row_status::extra_fields) {
     what += " (this line has " + std::to_string(pipes) + ")";
   }
-  return {line_index, r.begin + p.error_at, what};
+  return job::bad_line_at(line_index, r.begin, p.error_at, what, row.substr(0, size), false);
 }
 
 /// remove_if(zip of the store's new tail, stencil: the statuses) -> the good rows at the front of the tail.

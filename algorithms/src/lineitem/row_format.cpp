@@ -10,7 +10,7 @@ char const* describe(row_status status) {
     case row_status::missing_fields: return "expected 16 fields, each followed by '|' (the last one too)";
     case row_status::extra_fields: return "bytes after the 16th '|': a row has 16 fields, each followed by '|'";
     case row_status::carriage_return:
-      return "line ends with CR LF (a Windows line ending); convert the file to LF line endings";
+      return "line ends with CR LF (a Windows line ending); read it with --crlf, or convert the file to LF line endings";
     case row_status::bad_suppkey: return "l_suppkey must be a whole number from 0 to 4294967295";
     case row_status::bad_quantity: return "l_quantity must be a whole number from 0 to 4294967295, like 17 or 17.00";
     case row_status::bad_price:

@@ -4,6 +4,8 @@
 
 #include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/job/stage_names.hpp"
+#include "rowscan/job/stage_times.hpp"
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/lineitem/worker.hpp"
 
@@ -15,7 +17,7 @@
 namespace rowscan::lineitem {
 
 std::vector<std::string> stage_names() {
-  return {"device setup", "reader setup", "read (waiting)", job::hand_over_stage(), "find records", "find fields", "parse",
+  return {job::setup_stage, "reader setup", "read (waiting)", job::hand_over_stage, "find records", "find fields", "parse",
           "query"};
 }
 

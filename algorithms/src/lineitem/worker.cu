@@ -56,7 +56,10 @@ job::tally worker::fold(char const* text, std::size_t size) {
   // skipped, like one across two blocks): otherwise the chunk size would decide whether it is read.
   std::size_t const overlong = first_overlong_row(size);
   if (overlong < rows && (options_.skip_invalid || check.ok || overlong <= check.bad_row)) {
-    out.stop = job::bad_line{overlong, read_back(buffers_.records, overlong, ctx_).begin, overlong_words(max_carried_line)};
+    std::uint64_t const begin = read_back(buffers_.records, overlong, ctx_).begin;
+    std::string start(line_excerpt_bytes, '\0');  // the line's first bytes, for its quote
+    copy_to_host(text + begin, start.size(), start.data(), ctx_);
+    out.stop = job::bad_line_at(overlong, begin, 0, overlong_words(max_carried_line), start, true);
     return out;
   }
   if (!check.ok) {
@@ -83,9 +86,9 @@ job::tally worker::fold(char const* text, std::size_t size) {
   return out;
 }
 
-job::bad_line worker::overlong_line(std::string_view /*prefix*/) const {
+job::bad_line worker::overlong_line(std::string_view prefix) const {
   std::size_t const carried = options_.chunk_size < max_carried_line ? options_.chunk_size : max_carried_line;
-  return {0, 0, overlong_words(carried)};
+  return job::bad_line_at(0, 0, 0, overlong_words(carried), std::string(prefix.substr(0, line_excerpt_bytes)), true);
 }
 
 std::string worker::overlong_words(std::size_t max_line) const {

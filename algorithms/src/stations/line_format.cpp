@@ -12,7 +12,7 @@ char const* describe(line_status status) {
     case line_status::bad_temperature:
       return "temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9])";
     case line_status::carriage_return:
-      return "line ends with CR LF (a Windows line ending); convert the file to LF line endings";
+      return "line ends with CR LF (a Windows line ending); read it with --crlf, or convert the file to LF line endings";
   }
   return "invalid line";
 }

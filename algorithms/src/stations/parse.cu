@@ -29,7 +29,7 @@ job::bad_line describe_bad_line(char const* text, record_range r, std::uint64_t 
   parsed_line const p = parse_line(bytes.data(), size);
   ROWSCAN_EXPECTS(p.status != line_status::ok, "the device flagged line " + std::to_string(line_index + 1) +
                                                    " of a block as bad, but it parses on the host");
-  return {line_index, r.begin + p.error_at, describe(p.status)};
+  return job::bad_line_at(line_index, r.begin, p.error_at, describe(p.status), bytes.substr(0, size), copied < r.size());
 }
 
 // [docs:general-parse]

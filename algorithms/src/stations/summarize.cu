@@ -5,6 +5,8 @@
 
 #include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/job/stage_names.hpp"
+#include "rowscan/job/stage_times.hpp"
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/stage.hpp"
 #include "rowscan/stations/stats.hpp"
@@ -28,10 +30,10 @@ std::uint64_t key_mask(unsigned key_bits) {
 
 std::vector<std::string> stage_names() {
 #if ROWSCAN_HAS_CUB
-  return {"device setup", "reader setup", "read (waiting)", job::hand_over_stage(), "dictionary", "find + parse", "sort",
+  return {job::setup_stage, "reader setup", "read (waiting)", job::hand_over_stage, "dictionary", "find + parse", "sort",
           "reduce",       "merge",        "general path",   "output"};
 #else  // a host worker folds each line into its station's row as it parses it (fast_reducer.hpp)
-  return {"device setup", "reader setup", "read (waiting)", job::hand_over_stage(), "dictionary", "find + parse + fold",
+  return {job::setup_stage, "reader setup", "read (waiting)", job::hand_over_stage, "dictionary", "find + parse + fold",
           "merge",        "general path", "output"};
 #endif
 }

@@ -50,13 +50,26 @@ job::tally worker::fold(char const* text, std::size_t size) {
   return t;
 }
 
+namespace {
+/// Bytes as the advice words them: "3 MiB", "412 KiB" or "900 bytes" (never "0 MiB").
+std::string in_binary_units(std::uint64_t bytes) {
+  if (bytes >= (std::uint64_t{1} << 20)) return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= (std::uint64_t{1} << 10)) return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+}  // namespace
+
 #if !ROWSCAN_HAS_CUB
 job::tally worker::fold_in_order(char const* text, std::size_t size) {
+  // As on the GPU, a worker whose blocks keep meeting new stations backs off the fast path (and the
+  // dictionary rebuilds it needs); one that learns from a few pieces of a block keeps it.
+  bool const try_fast = paths_.try_fast(station_dictionary::usable_for(table_)) || table_.size() == 0;
   job::tally block;  // the lines folded so far; block.bytes is where the next one starts
   std::size_t piece = first_learning_piece;
-  bool learned = false;
+  std::size_t learned_bytes = 0;
+  bool fast_stopped = false;  // the fast path met a line it did not know
   while (block.bytes < size) {
-    if (station_dictionary::usable_for(table_)) {
+    if (try_fast && station_dictionary::usable_for(table_)) {
       lines_taken const known =
           fast_.fold_known_lines(text + block.bytes, size - block.bytes, dictionary_.view(table_, ctx_), table_);
       job::tally t;
@@ -64,8 +77,9 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
       t.bytes = known.bytes;
       block = job::merge(std::move(block), t);
       if (block.bytes == size) break;
-    } else if (table_.size() > 0) {
-      piece = size;  // too many stations for ids: the general path takes the rest at once
+      fast_stopped = true;
+    } else if (!try_fast || table_.size() > 0) {
+      piece = size;  // backing off, or too many stations for ids: the general path takes the rest at once
     }
     // The first line the dictionary does not know starts a piece for the general path.
     char const* const here = text + block.bytes;
@@ -83,15 +97,16 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
     block = job::merge(std::move(block), t);
     if (block.stop) return block;
     dictionary_.invalidate();
-    learned = true;
+    learned_bytes += end;
     piece *= 2;
   }
-  if (learned) {
-    ctx_.pool().release_unused();  // as in fold(): the table's arrays grew into larger size classes
-    paths_.general_ran();
-  } else {
+  if (learned_bytes == 0) {
     paths_.fast_succeeded();
+    return block;
   }
+  if (fast_stopped && 2 * learned_bytes >= size) paths_.fast_failed();  // the general path took most of it
+  ctx_.pool().release_unused();  // as in fold(): the table's arrays grew into larger size classes
+  paths_.general_ran();
   return block;
 }
 #endif
@@ -102,8 +117,8 @@ std::string worker::out_of_memory_advice(std::size_t chunk_size) const {
   std::uint64_t const table = table_memory_bound(stations, name_bytes);
   if (table <= block_memory_bound(chunk_size)) return job::block_worker::out_of_memory_advice(chunk_size);
   return "the station table fills it (" + std::to_string(stations) + " stations, " + std::to_string(name_bytes) +
-         " bytes of names: up to " + std::to_string(table >> 20) +
-         " MiB while it merges, 320 bytes a station and 5 a name byte), and no --chunk-size makes the table "
+         " bytes of names: up to " + in_binary_units(table) +
+         " while it merges, 320 bytes a station and 5 a name byte), and no --chunk-size makes the table "
          "smaller; run where more memory is free";
 }
 
@@ -111,7 +126,7 @@ job::bad_line worker::overlong_line(std::string_view prefix) const {
   // parse_line decides on a prefix longer than max_line_bytes exactly as on the whole line.
   parsed_line const p = parse_line(prefix.data(), static_cast<std::uint32_t>(prefix.size()));
   ROWSCAN_EXPECTS(p.status != line_status::ok, "an overlong line parsed as valid");
-  return {0, p.error_at, describe(p.status)};
+  return job::bad_line_at(0, 0, p.error_at, describe(p.status), std::string(prefix.substr(0, line_excerpt_bytes)), true);
 }
 
 }  // namespace rowscan::stations
