@@ -21,6 +21,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -123,7 +124,6 @@ class host_workers {
     state& w = *idle_worker();
     w.block = {index, block.data, block.size, first_byte_ + block.input_offset, block.block};
     w.busy = true;
-    if (tallies_.size() <= index) tallies_.resize(index + 1);
     work_.notify_all();
   }
 
@@ -134,14 +134,15 @@ class host_workers {
   }
 
   /// Waits for every block handed out; rethrows what the earliest failing block threw, else returns
-  /// the tallies by block number.
-  std::vector<tally> finish() {
+  /// the tally of all of them, merged in input order, and how many blocks it holds.
+  std::pair<tally, std::size_t> finish() {
     std::unique_lock<std::mutex> lock(mutex_);
     idle_.wait(lock, [&] {
       return std::none_of(workers_.begin(), workers_.end(), [](auto const& w) { return w->busy; });
     });
     if (failure_) std::rethrow_exception(failure_);
-    return tallies_;
+    ROWSCAN_EXPECTS(waiting_.empty(), "every block handed out was merged");
+    return {std::move(merged_), next_to_merge_};
   }
 
   /// Each worker's share so far, in worker order.
@@ -168,6 +169,17 @@ class host_workers {
     bool busy = false;
     std::thread thread;
   };
+
+  /// Merges block `index`'s tally, and every tally waiting behind it, into merged_ in input order (under
+  /// mutex_): a run holds the tallies of the few blocks folded out of order, not one per block.
+  void merge_in_order(std::size_t index, tally t) {
+    waiting_.emplace(index, std::move(t));
+    for (auto next = waiting_.begin(); next != waiting_.end() && next->first == next_to_merge_; next = waiting_.begin()) {
+      merged_ = merge(std::move(merged_), next->second);
+      waiting_.erase(next);
+      ++next_to_merge_;
+    }
+  }
 
   state* idle_worker() {
     for (auto& w : workers_) {
@@ -204,7 +216,7 @@ class host_workers {
           failure_block_ = w.block.index;
         }
         stopped_ = stopped_ || failure || t.stop;
-        tallies_[w.block.index] = std::move(t);
+        merge_in_order(w.block.index, std::move(t));
         w.busy = false;
       }
       idle_.notify_all();
@@ -222,7 +234,9 @@ class host_workers {
   std::condition_variable idle_;  // a worker finished its block
   bool quit_ = false;
   bool stopped_ = false;
-  std::vector<tally> tallies_;
+  tally merged_;                          // blocks [0, next_to_merge_), in input order
+  std::size_t next_to_merge_ = 0;
+  std::map<std::size_t, tally> waiting_;  // blocks folded before an earlier one, by block number
   std::exception_ptr failure_;
   std::size_t failure_block_ = std::numeric_limits<std::size_t>::max();
 };
@@ -339,7 +353,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
 #else
   host_workers hosts(workers, reader, label, report.chunk_size, setup_start, reader.first_byte());
   report.times.add("reader setup", seconds_since(setup_start));
-  std::optional<std::pair<std::size_t, std::string>> overlong;  // the block it follows, and its prefix
+  std::optional<std::string> overlong;  // the prefix of a line too long to carry, after the last block
   io::text_chunk block{};
   std::size_t blocks = 0;
   while (!hosts.stopped() && next_block(block)) {
@@ -347,19 +361,20 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
       stage_scope s(ctx, hand_over_stage);
       hosts.hand_out(blocks, block);
     }
-    if (block.overlong_line) overlong.emplace(blocks, overlong_prefix(block));
+    if (block.overlong_line) overlong = overlong_prefix(block);
     ++blocks;
     if (options.progress) options.progress(block.input_offset + block.size);
   }
-  std::vector<tally> tallies = hosts.finish();
-  for (std::size_t b = 0; b < tallies.size(); ++b) {  // in input order: the first bad line wins
-    if (overlong && overlong->first == b) {
-      add_overlong_line(tallies[b], *workers.front().worker, overlong->second, tallies[b].bytes);
-    }
-    input = merge(std::move(input), tallies[b]);
-    if (input.stop) throw located(*input.stop, label);
-    ++report.chunks;
+  auto [folded, folded_blocks] = hosts.finish();
+  input = std::move(folded);  // in input order: the first bad line wins
+  if (overlong) {
+    // The reader ends with the block an overlong line follows: its error comes after every block.
+    tally after_last;
+    add_overlong_line(after_last, *workers.front().worker, *overlong, 0);
+    input = merge(std::move(input), after_last);
   }
+  if (input.stop) throw located(*input.stop, label);
+  report.chunks = folded_blocks;
 #endif
   report.bytes = input.bytes;
 #if !ROWSCAN_HAS_CUB
