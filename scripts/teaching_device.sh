@@ -94,7 +94,7 @@ if [ -n "$ncu" ]; then
     --metrics smsp__sass_branch_targets_threads_divergent.sum,device__attribute_multiprocessor_count \
     --kernel-name regex:float_atomics --launch-count 1 --csv --page details \
     "$build/samples/privatization" 413 --size "$rows" --repeat 1 > "$out/privatization_divergence-$label.ncu.csv" || true
-  python3 - "$out/privatization_divergence-$label.ncu.csv" "$out/privatization_divergence-$label.csv" "$rows" <<'PY'
+  python3 - "$out/privatization_divergence-$label.ncu.csv" "$out/privatization_divergence-$label.csv" "$rows" "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)" <<'PY'
 import csv, sys
 source, target, rows = sys.argv[1], sys.argv[2], int(sys.argv[3])
 lines = [l for l in open(source, encoding="utf-8", errors="replace") if l.startswith('"')]
@@ -102,12 +102,13 @@ values, device = {}, ""
 for row in csv.DictReader(lines):
     values[row.get("Metric Name", "")] = row.get("Metric Value", "").replace(",", "")
     device = row.get("Device Name", device)
+device = device or sys.argv[4]  # ncu's SourceCounters table may not name the device
 need = ["Avg. Divergent Branches", "Branch Efficiency", "smsp__sass_branch_targets_threads_divergent.sum",
         "device__attribute_multiprocessor_count"]
 if not all(n in values for n in need):
     sys.exit("privatization_divergence: ncu printed no " + ", ".join(n for n in need if n not in values))
 with open(target, "w", newline="") as f:
-    w = csv.writer(f)
+    w = csv.writer(f, lineterminator="\n")  # the stamp appends to each line: no CR before it
     w.writerow(["sample", "device", "kernel", "avg_divergent_branches", "multiprocessors",
                 "divergent_branch_targets_sum", "branch_efficiency_pct", "input_bytes"])
     w.writerow(["privatization_413", device, "float_atomics", values[need[0]], values[need[3]], values[need[2]],
