@@ -92,6 +92,16 @@ inline std::string unknown_option_message(cxxopts::Options const& options, std::
 /// Adds -h/--help, parses, and prints the help (returning nothing) when asked: the options of the
 /// default group, then notes (a paragraph or empty) and help_footer. Throws usage_error for a missing
 /// required option or a stray argument.
+/// The --help notes every job command shares: its inputs, its threads and its sizes.
+inline std::string job_inputs_help() {
+  return "FILE... may name directories: their files in name order, without names that start with '.'; their\n"
+         "subdirectories with --recursive (else named in a warning). No file at all is an error. A UTF-8 byte order\n"
+         "mark at the start of a file is skipped (byte offsets in errors still count it).\n"
+         "--threads N, else ROWSCAN_THREADS=N, sets N reader and N compute threads; without either, OMP_NUM_THREADS\n"
+         "sets the compute threads on the CPU build (default: one per core).\n"
+         "Sizes take binary suffixes: 1K = 1KiB = 1KB is 1024 bytes, 64M = 64MB is 64 MiB, 1G = 1GB is 1 GiB.\n";
+}
+
 inline std::optional<cxxopts::ParseResult> parse_command_line(cxxopts::Options& options, int argc, char** argv,
                                                               std::initializer_list<required_option> required,
                                                               std::string const& notes = "") {

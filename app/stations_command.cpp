@@ -66,12 +66,7 @@ int stations_command(int argc, char** argv) {
       options, argc, argv, {{"file", "missing FILE"}},
       "FILE holds `name;temperature` lines; FILE may be - for standard input. The answer goes to stdout, errors\n"
       "and --stats to stderr. --explain takes only --format, --no-progress, --devices and --crlf besides FILE.\n"
-      "FILE... may name directories: their files in name order, without names that start with '.'; their\n"
-      "subdirectories with --recursive (else named in a warning). No file at all is an error. A UTF-8 byte order\n"
-      "mark at the start of a file is skipped (byte offsets in errors still count it).\n"
-      "--threads N, else ROWSCAN_THREADS=N, sets N reader and N compute threads; without either, OMP_NUM_THREADS\n"
-      "sets the compute threads on the CPU build (default: one per core).\n"
-      "Sizes take binary suffixes: 1K = 1KiB = 1KB is 1024 bytes, 64M = 64MB is 64 MiB, 1G = 1GB is 1 GiB.\n");
+      + job_inputs_help());
   if (!parsed) return success;
   auto const& args = *parsed;
 

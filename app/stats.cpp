@@ -2,11 +2,25 @@
 // --stats (stats.hpp).
 #include "stats.hpp"
 
+#include "ranks.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
 
 namespace rowscan::app {
+namespace {
+
+/// The stages the driver's own thread spends (rowscan/job/stage_names.hpp and the driver): the rest are
+/// the workers'.
+bool is_driver_stage(std::string const& stage) {
+  for (char const* name : {"worker setup", "reader setup", "read (waiting)", "waiting for a worker", "output"}) {
+    if (stage == name) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void print_stats(char const* command, std::string const& headline, job::run_report const& report, double total_seconds) {
   // Where it ran: the GPU, the host's workers (threads of the host system), or both after a hand-over.
@@ -14,10 +28,27 @@ void print_stats(char const* command, std::string const& headline, job::run_repo
       std::count_if(report.shares.begin(), report.shares.end(), [](job::worker_share const& w) { return w.on_gpu; }));
   std::size_t const hosts = report.shares.size() - gpus;
   std::string const on_host = std::to_string(hosts) + " host worker(s)";
-  std::string const where = gpus == 0 ? on_host : hosts == 0 ? std::string("the GPU") : "the GPU and " + on_host;
+  std::string where = gpus == 0 ? on_host : hosts == 0 ? std::string("the GPU") : "the GPU and " + on_host;
+  // Under mpirun the headline counts every rank's input; the stages and the workers are rank 0's.
+  if (ranks::count() > 1) where = std::to_string(ranks::count()) + " ranks (below: rank 0, on " + where + ")";
   std::fprintf(stderr, "rowscan %s on %s: %s\n", command, where.c_str(), headline.c_str());
-  for (auto const& [stage, seconds] : report.times.stages()) {
+  auto const print_stage = [](std::string const& stage, double seconds) {
     std::fprintf(stderr, "  %-18s %9.3f ms\n", stage.c_str(), seconds * 1e3);
+  };
+  if (gpus > 0) {  // one thread drives the GPU, and each stage waits for it: the stages add up
+    for (auto const& [stage, seconds] : report.times.stages()) print_stage(stage, seconds);
+  } else {
+    // Host workers fold while the driver's thread reads and hands out blocks: the driver's stages are
+    // wall time, the workers' are busy time summed over the workers, and the two overlap.
+    auto const stages = report.times.stages();
+    std::fprintf(stderr, " the driver's thread (wall time):\n");
+    for (auto const& [stage, seconds] : stages) {
+      if (is_driver_stage(stage)) print_stage(stage, seconds);
+    }
+    std::fprintf(stderr, " the workers (busy time, summed over %zu):\n", hosts);
+    for (auto const& [stage, seconds] : stages) {
+      if (!is_driver_stage(stage)) print_stage(stage, seconds);
+    }
   }
   std::fprintf(stderr, "  %-18s %9.3f ms  (%.2f GB/s of text)\n", "total", total_seconds * 1e3,
                total_seconds > 0 ? static_cast<double>(report.bytes) / total_seconds / 1e9 : 0.0);
