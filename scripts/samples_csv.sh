@@ -68,32 +68,31 @@ if wanted chunk_by_four_ways; then
     > "$out/chunk_by_four_ways-$label.csv"
 fi
 
-if wanted stations_steps; then
-  input="$data/samples-measurements-$station_rows.txt"
-  answer="$data/samples-measurements-$station_rows.answer"
-  echo "== stations_steps, $station_rows rows" >&2
-  "$build/app/rowscan" generate measurements --rows "$station_rows" --stations 413 --seed 7 -o "$input"
-  "$build/samples/stations_01_naive" "$input" --repeat 1 --csv --output "$answer" > "$out/stations_steps-$label.csv"
-  for step in 02_composed 03_fused 04_dictionary; do
+# station_steps NAME STATIONS STEP...: step 1's answer on generated rows, then each STEP checked against
+# it and timed, into NAME-LABEL.csv.
+station_steps() {
+  local name=$1 stations=$2
+  shift 2
+  local input="$data/samples-measurements-$station_rows-$stations.txt"
+  local answer="$data/samples-measurements-$station_rows-$stations.answer"
+  echo "== $name, $station_rows rows, $stations stations" >&2
+  "$build/app/rowscan" generate measurements --rows "$station_rows" --stations "$stations" --seed 7 -o "$input"
+  "$build/samples/stations_01_naive" "$input" --repeat 1 --csv --output "$answer" > "$out/$name-$label.csv"
+  for step in "$@"; do
     "$build/samples/stations_$step" "$input" --repeat "$repeat" --csv --expect "$answer" | tail -n +2 \
-      >> "$out/stations_steps-$label.csv"
+      >> "$out/$name-$label.csv"
   done
   rm -f "$input" "$answer"
+}
+
+if wanted stations_steps; then
+  station_steps stations_steps 413 02_composed 03_fused 04_dictionary
 fi
 
 if wanted stations_steps_10k; then
-  input="$data/samples-measurements-$station_rows-10k.txt"
-  answer="$data/samples-measurements-$station_rows-10k.answer"
-  echo "== stations_steps_10k, $station_rows rows, 10,000 stations" >&2
-  "$build/app/rowscan" generate measurements --rows "$station_rows" --stations 10000 --seed 7 -o "$input"
-  "$build/samples/stations_01_naive" "$input" --repeat 1 --csv --output "$answer" > "$out/stations_steps_10k-$label.csv"
-  for step in 03_fused 04_dictionary; do
-    "$build/samples/stations_$step" "$input" --repeat "$repeat" --csv --expect "$answer" | tail -n +2 \
-      >> "$out/stations_steps_10k-$label.csv"
-  done
+  station_steps stations_steps_10k 10000 03_fused 04_dictionary
   # The steps print sample "stations_steps"; this file's rows are another input, so another sample.
   sed -i 's/^stations_steps,/stations_steps_10k,/' "$out/stations_steps_10k-$label.csv"
-  rm -f "$input" "$answer"
 fi
 
 if wanted privatization; then
