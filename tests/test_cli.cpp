@@ -109,6 +109,16 @@ TEST_F(Cli, StatsGoToStandardError) {
   // Host workers fold each line into its station's row as they parse it; a GPU sorts and reduces.
   bool const on_host = r.err.find("host worker") != std::string::npos;
   EXPECT_NE(r.err.find(on_host ? "waiting for a worker" : "copy to device"), std::string::npos) << r.err;
+  // On the host the driver's wall time and the workers' busy time overlap: they are listed apart.
+  std::size_t const driver = r.err.find(" the driver's thread (wall time):\n");
+  std::size_t const workers = r.err.find(" the workers (busy time, summed over ");
+  EXPECT_EQ(driver != std::string::npos, on_host) << r.err;
+  EXPECT_EQ(workers != std::string::npos, on_host) << r.err;
+  if (on_host) {
+    EXPECT_LT(driver, r.err.find("read (waiting)")) << r.err;
+    EXPECT_LT(workers, r.err.find("find + parse + fold")) << r.err;
+    EXPECT_LT(r.err.find("read (waiting)"), workers) << r.err;
+  }
   for (char const* stage : {"find + parse + fold", "sort", "reduce"}) {
     EXPECT_EQ(r.err.find(stage) != std::string::npos, on_host == (stage[0] == 'f')) << stage << "\n" << r.err;
   }

@@ -2,7 +2,7 @@
 // Peak memory of `rowscan stations` with every name distinct, at small chunk sizes (issue 18): the
 // station table grows in every block, which once made the pool cache a new block per chunk (4.5 GB for
 // 200,000 names at 16 KiB chunks). Each run's peak RSS, from wait4's rusage of that child alone, must
-// stay under peak_memory_bound (rowscan/stations/memory_bound.hpp): 14 C + 320 S + 5 N + 32 MiB.
+// stay under peak_memory_bound (rowscan/stations/memory_bound.hpp): 14 C + 448 S + 8 N + 32 MiB.
 // The answer must be the same at every chunk size. The inputs come from scripts/distinct_stations.py.
 //
 // About 5 minutes on the shared 2-core machine (the table is merged once per block, so small chunks of

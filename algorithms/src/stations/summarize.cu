@@ -9,6 +9,7 @@
 #include "rowscan/job/stage_times.hpp"
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/stage.hpp"
+#include "rowscan/stations/memory_bound.hpp"
 #include "rowscan/stations/stats.hpp"
 #include "rowscan/stations/table.hpp"
 #include "rowscan/stations/worker.hpp"
@@ -84,7 +85,7 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
     } catch (std::bad_alloc const&) {
       throw error(label + ": out of memory for the answer's " + std::to_string(all.size()) + " stations (" +
                   std::to_string(all.names.chars.size()) +
-                  " bytes of names; the table needs up to 320 bytes a station and 5 a name byte), which no "
+                  " bytes of names; the table needs up to " + table_terms_in_words() + "), which no "
                   "--chunk-size changes; run where more memory is free");
     }
   }

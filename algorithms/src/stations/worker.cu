@@ -118,7 +118,7 @@ std::string worker::out_of_memory_advice(std::size_t chunk_size) const {
   if (table <= block_memory_bound(chunk_size)) return job::block_worker::out_of_memory_advice(chunk_size);
   return "the station table fills it (" + std::to_string(stations) + " stations, " + std::to_string(name_bytes) +
          " bytes of names: up to " + in_binary_units(table) +
-         " while it merges, 320 bytes a station and 5 a name byte), and no --chunk-size makes the table "
+         " while it merges, " + table_terms_in_words() + "), and no --chunk-size makes the table "
          "smaller; run where more memory is free";
 }
 
