@@ -3,7 +3,7 @@
 #pragma once
 
 #include "rowscan/job/devices.hpp"
-#include "rowscan/job/driver.hpp"
+#include "rowscan/job/run_report.hpp"
 #include "rowscan/skipped_lines.hpp"
 
 #include "rowscan/error.hpp"

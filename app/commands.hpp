@@ -9,10 +9,6 @@ namespace rowscan::app {
 /// a failed write, a failing device), 2 a usage error (a missing, unknown or bad option: app::usage_error).
 enum exit_code : int { success = 0, failure = 1, usage = 2 };
 
-/// Not an exit code: what a command of the CUDA build returns when --devices sends its job to the
-/// host system's copy of rowscan (devices.hpp); run_command_line then runs the command line there.
-constexpr int run_on_host_system = -1;
-
 /// The tool: dispatches argv[1] to its command, reports every error as one `rowscan: error:` line on
 /// stderr, and returns the exit code.
 int run_command_line(int argc, char** argv);
@@ -22,10 +18,3 @@ int generate_command(int argc, char** argv);
 int lineitem_command(int argc, char** argv);
 
 }  // namespace rowscan::app
-
-#if ROWSCAN_HOST_SYSTEM_BUILT
-/// The host system's copy of the tool, in the CUDA build (cmake/rowscan_host_system.cmake).
-namespace rowscan_host::app {
-int run_command_line(int argc, char** argv);
-}
-#endif

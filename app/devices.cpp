@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// --devices (devices.hpp). ROWSCAN_APP_ON_GPU is 1 in the CUDA build's own copy of the tool, where the
-// choice is made; the host system's copy (and the cpu build) runs whatever reaches it.
+// --devices (devices.hpp): the host engine or the GPU engine, whichever this build has.
 #include "devices.hpp"
 
 #include "command_line.hpp"
@@ -27,7 +26,6 @@ job::device_choice device_choice_option(cxxopts::ParseResult const& args) {
   return *choice;
 }
 
-#if ROWSCAN_APP_ON_GPU
 /// The input's bytes as far as they are known up front: its files' sizes (inputs.hpp resolves
 /// directories and reports a missing or unreadable file, as the job would), standard input's when it is
 /// a regular file; a pipe is unbounded.
@@ -44,7 +42,6 @@ std::uint64_t known_input_bytes(std::vector<std::string> const& operands, bool r
   }
   return total;
 }
-#endif
 
 }  // namespace
 
@@ -61,71 +58,84 @@ void add_devices_option(cxxopts::Options& options) {
       cxxopts::value<std::string>(), "K");
 }
 
-void use_chosen_gpu(cxxopts::ParseResult const& args) {
-  if (ROWSCAN_APP_ON_GPU) job::use_gpu(device_choice_option(args).gpu_index);
+void use_chosen_gpu(cxxopts::ParseResult const& args, engine const& on) {
+  if (on.on_gpu()) on.use(device_choice_option(args).gpu_index);
 }
 
-std::optional<hand_over> hand_over_choice(cxxopts::ParseResult const& args, std::string const& command,
-                                          std::size_t chunk_size) {
+std::optional<hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker, std::size_t chunk_size) {
   hand_over how;
-  how.command = command;
+  how.early_engine = host_engine();
   how.workers = std::min(job::host_worker_count(), job::max_early_workers);
   how.claim_bytes = chunk_size == 0 ? job::early_claim_bytes : std::min<std::uint64_t>(chunk_size, job::early_claim_bytes);
   auto const choice = device_choice_option(args);
   // cudaSetDevice makes the device's context (CUDA 12 and later): the start-up the early workers hide.
-  auto get_gpu_ready = [gpu = choice.gpu_index] {
-    job::use_gpu(gpu);
-    job::start_gpu();
+  auto get_gpu_ready = [gpu = choice.gpu_index, &taker] {
+    taker.use(gpu);
+    taker.start();
   };
-  if (ROWSCAN_APP_ON_GPU) how.get_ready = get_gpu_ready;
+  if (taker.on_gpu()) how.get_ready = get_gpu_ready;
   if (auto const text = option_text(args, "hand-over-after")) {
+    if (how.early_engine == nullptr) {
+      throw usage_error("--hand-over-after: this rowscan was built without its host engine (ROWSCAN_HOST_SYSTEM=OFF)");
+    }
     how.after_claims = static_cast<std::size_t>(parse_whole_number("hand-over-after", *text, 0, UINT64_MAX));
     how.forced = true;
     return how;
   }
   bool const both = choice.kind == job::device_choice::cpu_and_gpu;
-  if (ROWSCAN_APP_ON_GPU && ROWSCAN_HOST_SYSTEM_BUILT && both && ranks::count() == 1) return how;
-  if (ROWSCAN_APP_ON_GPU) get_gpu_ready();  // no hand-over: the GPU alone, from now
+  if (taker.on_gpu() && how.early_engine != nullptr && both && ranks::count() == 1) return how;
+  if (taker.on_gpu()) get_gpu_ready();  // no hand-over: the GPU alone, from now
   return std::nullopt;
 }
 
-bool hand_to_host_system(cxxopts::ParseResult const& args, std::vector<std::string> const& files, bool stats) {
+namespace {
+
+engine const* last_choice = nullptr;
+
+/// choose_engine's rules (rowscan/job/devices.hpp).
+engine const& engine_for(cxxopts::ParseResult const& args, std::vector<std::string> const& files, bool stats) {
   auto const choice = device_choice_option(args);
-#if ROWSCAN_APP_ON_GPU
-  constexpr bool host_system_built = ROWSCAN_HOST_SYSTEM_BUILT;
+  engine const* const host = host_engine();
+  engine const* const gpu = gpu_engine();
+  if (gpu == nullptr) {
+    // The cpu build: the host's cores, and no GPU to name.
+    bool const names_a_gpu = choice.kind == job::device_choice::gpu || choice.kind == job::device_choice::cpu_and_gpu;
+    if (names_a_gpu) {
+      throw usage_error("--devices " + args["devices"].as<std::string>() +
+                        ": this rowscan was built without CUDA (the cpu preset); it runs on the host's cores");
+    }
+    return *host;
+  }
   if (choice.kind == job::device_choice::cpu) {
-    if (!host_system_built) {
+    if (host == nullptr) {
       throw usage_error("--devices cpu: this rowscan was built without its host system (ROWSCAN_HOST_SYSTEM=OFF)");
     }
-    return true;
+    return *host;
   }
   // --explain reads at most 4096 bytes: always a small input.
   bool const may_stay_on_host = choice.kind == job::device_choice::automatic || choice.kind == job::device_choice::cpu_and_gpu;
-  if (may_stay_on_host && host_system_built &&
+  if (may_stay_on_host && host != nullptr &&
       (args.count("explain") > 0 || known_input_bytes(files, args.count("recursive") > 0) <= job::small_input_bytes(job::host_worker_count()))) {
-    return true;
+    return *host;
   }
-  if (auto const problem = job::gpu_unavailable(choice.gpu_index)) {
-    if (choice.kind == job::device_choice::gpu || !host_system_built) {
-      throw error("no usable GPU: " + *problem +
-                  (host_system_built ? "; --devices cpu runs on the host's cores" : std::string()));
+  if (auto const problem = gpu->unavailable(choice.gpu_index)) {
+    if (choice.kind == job::device_choice::gpu || host == nullptr) {
+      throw error("no usable GPU: " + *problem + (host != nullptr ? "; --devices cpu runs on the host's cores" : std::string()));
     }
     if (stats) std::cerr << "rowscan: no usable GPU (" << *problem << "): running on the host's cores\n";
-    return true;
+    return *host;
   }
-  return false;  // the GPU is made current by hand_over_choice, while host workers fold if they can
-#else
-  (void)files;
-  (void)stats;
-  // The host system's copy in the CUDA build runs what its GPU copy handed over (cpu+gpu without a
-  // usable GPU); only the cpu build lacks a GPU to name.
-  bool const names_a_gpu = choice.kind == job::device_choice::gpu || choice.kind == job::device_choice::cpu_and_gpu;
-  if (names_a_gpu && !ROWSCAN_HOST_COPY) {
-    throw usage_error("--devices " + args["devices"].as<std::string>() +
-                      ": this rowscan was built without CUDA (the cpu preset); it runs on the host's cores");
-  }
-  return false;
-#endif
+  return *gpu;  // made current by hand_over_choice, while host workers fold if they can
 }
+
+}  // namespace
+
+engine const& choose_engine(cxxopts::ParseResult const& args, std::vector<std::string> const& files, bool stats) {
+  engine const& chosen = engine_for(args, files, stats);
+  last_choice = &chosen;
+  return chosen;
+}
+
+engine const* chosen_engine() { return last_choice; }
 
 }  // namespace rowscan::app

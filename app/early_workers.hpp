@@ -3,16 +3,13 @@
 // half of the hand-over (hand_over.hpp has the second). Each worker claims the next piece from one
 // queue in input order and folds it alone, on its own thread, with the job driver's one-worker run.
 //
-// In the CUDA build the early workers are the host system's copy of the tool (namespace rowscan_host,
-// cmake/rowscan_host_system.cmake), started by the CUDA copy: no type of namespace rowscan crosses
-// between the two, only the struct below (outside it) and wire bytes (partial_wire.hpp), as between
-// MPI ranks. The cpu build runs them in its own copy, when a test forces a hand-over.
+// The early workers run the host engine (rowscan/engine.hpp) on threads of this process, beside the
+// engine that takes the rest; the cpu build's host engine plays both parts when a test forces a hand-over.
 #pragma once
 
 #include "fold_piece.hpp"
 #include "inputs.hpp"
 #include "input_outcome.hpp"
-#include "partial_wire.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -24,50 +21,36 @@
 #include <thread>
 #include <vector>
 
-namespace rowscan_shared {
+namespace rowscan::app {
 
-/// What the copy that hands over and the early workers share, for one hand-over.
-struct early_workers {
+/// The queue of one hand-over, which the run that hands over and its early workers share.
+struct early_claims {
   // Set before the workers start:
-  std::string plan;        ///< wire bytes: the command, its options, the sources and the pieces to claim
-  std::size_t count = 0;   ///< the pieces in the plan
+  std::size_t count = 0;   ///< the pieces to claim
   unsigned workers = 1;    ///< host workers to start
   std::chrono::steady_clock::time_point start;  ///< the run's start: first-piece times count from it
   // While they run:
   std::atomic<std::size_t> next{0};     ///< the next piece to claim; the hand-over sets it to count
   std::atomic<bool> stopped{false};     ///< a piece ended the run: nobody claims another
   std::atomic<unsigned> claiming{0};    ///< workers still claiming pieces: set to workers before they start
-  std::thread runner;                   ///< starts the workers, waits for them, then writes result
-  // Once runner is joined:
-  std::string result;   ///< wire bytes: each worker's share, the claimed pieces' records in order, the answer
-  std::string failure;  ///< what went wrong outside the pieces' folds, if something did (result is then empty)
+  std::thread runner;                   ///< starts the workers, waits for them, then fills the results
 };
 
-}  // namespace rowscan_shared
-
-namespace rowscan::app {
-
-/// Starts share.workers early workers on share.plan (on share.runner), and returns. The plan names
-/// the command; each command's workload runs run_early_workers.
-void start_early_workers(rowscan_shared::early_workers& share);
-
-/// The plan: the command, its options, the sources and the pieces to claim.
-template <class Options>
-std::string early_plan(std::string const& command, Options const& options, std::vector<input_source> const& sources,
-                       std::vector<input_piece> const& claims) {
-  wire_writer out;
-  out.text(command);
-  encode(out, options);
-  out.text(encode_sources(sources));
-  out.text(encode_pieces(claims));
-  return out.bytes();
-}
+/// The early workers of a workload whose answer is Summary: the queue, and what they folded.
+template <class Summary>
+struct early_workers : early_claims {
+  // Once runner is joined:
+  std::vector<job::worker_share> shares;  ///< each worker's share of the work
+  std::vector<piece_record> records;      ///< the records of the pieces claimed (the first ones), in input order
+  Summary answer;                         ///< the merge of the workers' answers
+  std::string failure;  ///< what went wrong outside the pieces' folds, if something did (the rest is then empty)
+};
 
 /// One early worker's inputs (job::input_sequence): the pieces it claims from the queue, opened in
 /// turn; each piece's record, and the worker's share of the work, kept as the piece is done.
 class claimed_pieces : public job::input_sequence {
  public:
-  claimed_pieces(rowscan_shared::early_workers& share, std::vector<input_source> const& sources,
+  claimed_pieces(early_claims& share, std::vector<input_source> const& sources,
                  std::vector<input_piece> const& claims, std::vector<std::optional<piece_record>>& records,
                  job::worker_share& figure)
       : share_(share), sources_(sources), claims_(claims), records_(records), figure_(figure) {}
@@ -127,7 +110,7 @@ class claimed_pieces : public job::input_sequence {
     input_.reset();
   }
 
-  rowscan_shared::early_workers& share_;
+  early_claims& share_;
   std::vector<input_source> const& sources_;
   std::vector<input_piece> const& claims_;
   std::vector<std::optional<piece_record>>& records_;
@@ -141,11 +124,11 @@ class claimed_pieces : public job::input_sequence {
 /// The early workers of one workload: share.workers threads claim share's pieces until none is left,
 /// the hand-over took the rest, or a piece ended the run. Each folds its pieces with one one-worker run
 /// of the workload (summarize_each: what the first piece taught it, such as the stations dictionary,
-/// serves the later ones). Then share.result gets each worker's share of the work (blocks, bytes, busy
+/// serves the later ones). Then share gets each worker's share of the work (blocks, bytes, busy
 /// seconds, its first piece's time from share.start), the records of the pieces claimed (always the
 /// first pieces, in input order) and the merge of the workers' answers.
 template <class Summary, class Options>
-void run_early_workers(rowscan_shared::early_workers& share, std::vector<input_source> const& sources,
+void run_early_workers(early_workers<Summary>& share, std::vector<input_source> const& sources,
                        std::vector<input_piece> const& claims, Options const& options,
                        workload<Summary, Options> const& work) {
   Options alone = options;  // one thread a worker: the parallelism is across pieces
@@ -180,22 +163,27 @@ void run_early_workers(rowscan_shared::early_workers& share, std::vector<input_s
     if (!failure.empty()) throw error(failure);
   }
 
-  wire_writer out;
-  encode(out, figures);
+  share.shares = std::move(figures);
   std::size_t claimed = 0;  // every claimed piece is folded, and claims are made in order
   while (claimed < records.size() && records[claimed]) ++claimed;
-  out.number(claimed);
-  for (std::size_t i = 0; i < claimed; ++i) encode(out, *records[i]);
-  Summary answer = work.empty;
-  for (Summary const& a : answers) answer = work.merge(std::move(answer), a);
-  encode(out, answer);
-  share.result = out.bytes();
+  for (std::size_t i = 0; i < claimed; ++i) share.records.push_back(std::move(*records[i]));
+  share.answer = work.empty;
+  for (Summary const& a : answers) share.answer = work.merge(std::move(share.answer), a);
+}
+
+/// Starts share.workers early workers on `claims` (on share.runner), folding with `work` (on the host
+/// engine), and returns. sources and claims must live until share.runner is joined.
+template <class Summary, class Options>
+void start_early_workers(early_workers<Summary>& share, std::vector<input_source> const& sources,
+                         std::vector<input_piece> const& claims, Options const& options,
+                         workload<Summary, Options> const& work) {
+  share.runner = std::thread([&share, &sources, &claims, options, work] {
+    try {
+      run_early_workers(share, sources, claims, options, work);
+    } catch (std::exception const& e) {
+      share.failure = e.what();
+    }
+  });
 }
 
 }  // namespace rowscan::app
-
-#if ROWSCAN_HOST_SYSTEM_BUILT
-namespace rowscan_host::app {
-void start_early_workers(rowscan_shared::early_workers& share);  // the host system's copy (see above)
-}
-#endif

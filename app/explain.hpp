@@ -2,8 +2,8 @@
 // app/explain.hpp: `--explain`: every stage's arrays of one small chunk, printed for a learner.
 #pragma once
 
-#include "rowscan/lineitem/explain.hpp"
-#include "rowscan/stations/explain.hpp"
+#include "rowscan/lineitem/explained.hpp"
+#include "rowscan/stations/explained.hpp"
 #include "rowscan/stations/format.hpp"
 
 #include <ostream>

@@ -8,7 +8,8 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/byte_range.hpp"
 #include "rowscan/io/input_file.hpp"
-#include "rowscan/job/driver.hpp"
+#include "rowscan/engine.hpp"
+#include "rowscan/job/run_report.hpp"
 
 #include "inputs.hpp"
 #include "input_outcome.hpp"
@@ -24,14 +25,27 @@
 
 namespace rowscan::app {
 
-/// What a workload gives the scale-out: its job and the merge of its answers.
+/// What a workload gives the scale-out: its job on an engine, and the merge of its answers.
 template <class Summary, class Options>
 struct workload {
-  Summary (*summarize)(int fd, std::string const& label, Options const& options);
-  /// The same over several inputs, with the same workers (job::input_sequence).
-  Summary (*summarize_each)(job::input_sequence& inputs, Options const& options);
+  engine const* on;  ///< the engine that folds the inputs
+  /// The job over several inputs, in turn, with the same workers (job::input_sequence).
+  Summary (*run)(engine const& on, job::input_sequence& inputs, Options const& options);
   Summary (*merge)(Summary, Summary const&);
   Summary empty;  ///< the answer of no input: the merge's identity
+
+  Summary summarize_each(job::input_sequence& inputs, Options const& options) const { return run(*on, inputs, options); }
+  /// The job over one input: fd to its end, or options.max_input_bytes of it.
+  Summary summarize(int fd, std::string const& label, Options const& options) const {
+    job::single_input input(fd, label, options.max_input_bytes);
+    return summarize_each(input, options);
+  }
+  /// The same workload on another engine (the host workers of a hand-over).
+  workload on_engine(engine const& other) const {
+    workload moved = *this;
+    moved.on = &other;
+    return moved;
+  }
 };
 
 /// Opens a piece for reading into `input`: whole, or its byte range moved to line starts, the

@@ -19,7 +19,6 @@
 #include "fold_piece.hpp"
 #include "inputs.hpp"
 #include "input_outcome.hpp"
-#include "partial_wire.hpp"
 
 #include "rowscan/error.hpp"
 
@@ -35,7 +34,7 @@ namespace rowscan::app {
 
 /// How a run hands over from early host workers to the processor that takes the rest.
 struct hand_over {
-  std::string command;            ///< the workload, as start_early_workers names it
+  engine const* early_engine = nullptr;  ///< the early workers' engine: the host's
   unsigned workers = 1;           ///< early host workers
   std::uint64_t claim_bytes = 0;  ///< the size of the pieces they claim
   /// Testing: hand over only once this many pieces were claimed (or all were), so a test can force a
@@ -57,15 +56,6 @@ inline bool hands_over(hand_over const* how, std::vector<input_source> const& so
                                     [&](input_piece const& piece) { return sources[piece.source].splittable; });
 }
 
-/// The early workers of this build: the host system's copy of the tool in the CUDA build, this copy otherwise.
-inline void start_early_workers_on_host(rowscan_shared::early_workers& early) {
-#if ROWSCAN_HOST_SYSTEM_BUILT
-  rowscan_host::app::start_early_workers(early);
-#else
-  start_early_workers(early);
-#endif
-}
-
 /// Folds a share's pieces with a hand-over (the diagram above): `records` gets the records of the
 /// pieces in input order, up to the first that ends the run, and the answer's shares are the early
 /// workers' then the taker's, their first-block times counted from this call.
@@ -76,16 +66,15 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
   auto const start = std::chrono::steady_clock::now();
   auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   std::vector<input_piece> const claims = cut_into_claims(share, how.claim_bytes, sources);
-  rowscan_shared::early_workers early;
-  early.plan = early_plan(how.command, options, sources, claims);
+  early_workers<Summary> early;
   early.count = claims.size();
   early.workers = std::max(1u, how.workers);
   early.start = start;
   early.claiming = early.workers;
-  start_early_workers_on_host(early);
+  start_early_workers(early, sources, claims, options, work.on_engine(*how.early_engine));
   // However this ends, the early workers stop claiming and are waited for.
   struct stop_early_workers {
-    rowscan_shared::early_workers& early;
+    early_claims& early;
     ~stop_early_workers() {
       early.stopped = true;
       if (early.runner.joinable()) early.runner.join();
@@ -116,13 +105,9 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
   early.runner.join();
   if (!early.failure.empty()) throw error("host workers: " + early.failure);
 
-  wire_reader in(early.result);
-  std::vector<job::worker_share> shares;
-  decode(in, shares);
-  records.resize(in.number());
-  for (piece_record& r : records) decode(in, r);
-  Summary answer = work.empty;
-  decode(in, answer);
+  std::vector<job::worker_share> shares = std::move(early.shares);
+  records = std::move(early.records);
+  Summary answer = std::move(early.answer);
   bool const early_stop = std::any_of(records.begin(), records.end(), [](piece_record const& r) {
     return r.bad_stop || r.failure;
   });

@@ -162,27 +162,6 @@ std::vector<input_piece> joined(std::vector<input_piece> const& pieces) {
   return out;
 }
 
-std::string encode_pieces(std::vector<input_piece> const& pieces) {
-  wire_writer out;
-  out.number(pieces.size());
-  for (input_piece const& p : pieces) {
-    for (std::uint64_t n : {std::uint64_t{p.source}, p.begin, p.end, std::uint64_t{p.whole}}) out.number(n);
-  }
-  return out.bytes();
-}
-
-std::vector<input_piece> decode_pieces(std::string const& bytes) {
-  wire_reader in(bytes);
-  std::vector<input_piece> pieces(in.number());
-  for (input_piece& p : pieces) {
-    p.source = in.number();
-    p.begin = in.number();
-    p.end = in.number();
-    p.whole = in.number() != 0;
-  }
-  return pieces;
-}
-
 std::string encode_sources(std::vector<input_source> const& sources) {
   wire_writer out;
   out.number(sources.size());

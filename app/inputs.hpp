@@ -84,8 +84,5 @@ std::vector<input_piece> joined(std::vector<input_piece> const& pieces);
 /// Sources as bytes and back (rank 0 resolves; the others receive its list).
 std::string encode_sources(std::vector<input_source> const& sources);
 std::vector<input_source> decode_sources(std::string const& bytes);
-/// Pieces as bytes and back (for the host system's copy of the tool, early_workers.hpp).
-std::string encode_pieces(std::vector<input_piece> const& pieces);
-std::vector<input_piece> decode_pieces(std::string const& bytes);
 
 }  // namespace rowscan::app

@@ -5,7 +5,7 @@
 #include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/lineitem/format.hpp"
-#include "rowscan/lineitem/summarize.hpp"
+#include "rowscan/lineitem/summary.hpp"
 
 #include "command_line.hpp"
 #include "devices.hpp"
@@ -66,7 +66,7 @@ int lineitem_command(int argc, char** argv) {
   auto const& args = *parsed;
   reject_with_explain(args, {"recursive", "chunk-size", "threads", "stats", "skip-invalid", "format", "hand-over-after"});
   apply_threads_option(args);  // before anything asks how many host workers there are
-  if (hand_to_host_system(args, file_operands(args), args.count("stats") > 0)) return run_on_host_system;
+  engine const& on = choose_engine(args, file_operands(args), args.count("stats") > 0);
   std::string const format = parse_choice("format", option_text(args, "format").value_or("text"), {"text", "json"});
 
   lineitem::summarize_options opts;
@@ -76,11 +76,11 @@ int lineitem_command(int argc, char** argv) {
     throw usage_error(e.what());  // a malformed option is a usage error
   }
   if (args.count("explain")) {
-    use_chosen_gpu(args);
+    use_chosen_gpu(args, on);
     io::input_file input(single_file_operand(args), io::text_options{args.count("crlf") > 0});
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
-    write_explained(out, explained(input, [&] { return lineitem::explain(text, input.label(), opts.suppkey_below); }));
+    write_explained(out, explained(input, [&] { return on.explain_lineitem(text, input.label(), opts.suppkey_below); }));
     write_standard_output(out.str());
     return success;
   }
@@ -90,8 +90,8 @@ int lineitem_command(int argc, char** argv) {
   progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
-  auto const hand = hand_over_choice(args, "lineitem", opts.chunk_size);
-  auto const answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, lineitem_workload(opts.suppkey_below), &ranks_report,
+  auto const hand = hand_over_choice(args, on, opts.chunk_size);
+  auto const answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, lineitem_workload(on, opts.suppkey_below), &ranks_report,
                                        [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   if (!answer) return success;  // not rank 0: rank 0 writes the answer

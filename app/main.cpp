@@ -43,9 +43,7 @@ void write_error_bytes(char const* text, std::size_t size) {
     try {
       std::rethrow_exception(thrown);
     } catch (std::bad_alloc const&) {
-      line = ROWSCAN_APP_ON_GPU
-                 ? "rowscan: error: out of memory on a worker thread; a smaller --chunk-size or --threads needs less\n"
-                 : "rowscan: error: out of host memory on a worker thread; a smaller --chunk-size or --threads needs less\n";
+      line = "rowscan: error: out of memory on a worker thread; a smaller --chunk-size or --threads needs less\n";
     } catch (std::system_error const&) {
       line = "rowscan: error: the system refused a thread or a resource on a worker thread; a smaller --threads, or "
              "higher process limits (ulimit -v, ulimit -u), may help\n";

@@ -36,7 +36,7 @@ char pending_temporary[4096];
 volatile std::sig_atomic_t has_pending_temporary = 0;
 constexpr int removal_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
-// A C function, but static: the CUDA build links a second copy of the tool (the host system's).
+// A C function with internal linkage: a signal handler, named by nothing outside this file.
 extern "C" {
 static void remove_temporary_and_reraise(int signal_number) {
   if (has_pending_temporary) ::unlink(pending_temporary);

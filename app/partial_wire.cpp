@@ -37,25 +37,6 @@ void decode_report(wire_reader& in, job::run_report& r) {
   decode(in, r.shares);
 }
 
-/// The options every workload shares; progress stays behind (it reports to this process's terminal).
-void encode_job_options(wire_writer& out, job::job_options const& o) {
-  for (std::uint64_t n : {std::uint64_t{o.chunk_size}, std::uint64_t{o.reader_threads}, std::uint64_t{o.skip_invalid},
-                          std::uint64_t{o.time_stages}, std::uint64_t{o.fail_allocations_above},
-                          std::uint64_t{o.workers}, o.max_input_bytes}) {
-    out.number(n);
-  }
-}
-
-void decode_job_options(wire_reader& in, job::job_options& o) {
-  o.chunk_size = in.number();
-  o.reader_threads = static_cast<unsigned>(in.number());
-  o.skip_invalid = in.number() != 0;
-  o.time_stages = in.number() != 0;
-  o.fail_allocations_above = in.number();
-  o.workers = static_cast<unsigned>(in.number());
-  o.max_input_bytes = in.number();
-}
-
 }  // namespace
 
 void encode(wire_writer& out, placed_line const& line) {
@@ -199,30 +180,6 @@ void decode(wire_reader& in, std::vector<job::worker_share>& shares) {
     w.first_block_at = in.raw<double>();
     w.on_gpu = in.number() != 0;
   }
-}
-
-void encode(wire_writer& out, stations::summarize_options const& o) {
-  encode_job_options(out, o);
-  out.number(o.key_bits);
-  out.number(o.portable_only ? 1 : 0);
-}
-
-void decode(wire_reader& in, stations::summarize_options& o) {
-  decode_job_options(in, o);
-  o.key_bits = static_cast<unsigned>(in.number());
-  o.portable_only = in.number() != 0;
-}
-
-void encode(wire_writer& out, lineitem::summarize_options const& o) {
-  encode_job_options(out, o);
-  out.number(o.suppkey_below.size());
-  for (std::uint64_t z : o.suppkey_below) out.number(z);
-}
-
-void decode(wire_reader& in, lineitem::summarize_options& o) {
-  decode_job_options(in, o);
-  o.suppkey_below.resize(in.number());
-  for (std::uint64_t& z : o.suppkey_below) z = in.number();
 }
 
 void keep_freed_buffers_mapped() {

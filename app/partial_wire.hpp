@@ -4,8 +4,8 @@
 // wrote (tests/test_scale_out_parts.cpp round-trips them).
 #pragma once
 
-#include "rowscan/lineitem/summarize.hpp"
-#include "rowscan/stations/summarize.hpp"
+#include "rowscan/lineitem/summary.hpp"
+#include "rowscan/stations/summary.hpp"
 
 #include "input_outcome.hpp"
 #include "wire.hpp"
@@ -24,12 +24,6 @@ void encode(wire_writer& out, piece_record const& r);
 void decode(wire_reader& in, piece_record& r);
 void encode(wire_writer& out, std::vector<job::worker_share> const& shares);
 void decode(wire_reader& in, std::vector<job::worker_share>& shares);
-/// A job's options, for the host system's copy of the tool (early_workers.hpp); the progress callback
-/// stays behind.
-void encode(wire_writer& out, stations::summarize_options const& o);
-void decode(wire_reader& in, stations::summarize_options& o);
-void encode(wire_writer& out, lineitem::summarize_options const& o);
-void decode(wire_reader& in, lineitem::summarize_options& o);
 
 /// Makes glibc keep freed buffers of a few megabytes mapped (mmap threshold 8 MB, trim threshold 64 MB)
 /// instead of returning each to the system: every step of the ranks' merge tree then reuses the pages

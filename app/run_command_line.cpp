@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The command line of the rowscan tool (commands.hpp): parses the subcommand, dispatches, and reports
-// errors in one place. The CUDA build compiles it twice, once for each system (main.cpp).
+// errors in one place.
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "devices.hpp"
 #include "option_values.hpp"
 #include "output.hpp"
+#include "rowscan/engine.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/input_file.hpp"
 
@@ -66,6 +68,15 @@ constexpr char const* usage_text =
     "without either, OMP_NUM_THREADS sets the compute threads on the CPU build (default: one per core). A bad\n"
     "value of any of the three is a usage error.\n";
 
+/// The engines of this build, as --version names them: "CUDA, and OMP on the host", or "OMP".
+std::string engines_built() {
+  rowscan::engine const* gpu = rowscan::gpu_engine();
+  rowscan::engine const* host = rowscan::host_engine();
+  if (gpu == nullptr) return host->system_name();
+  if (host == nullptr) return gpu->system_name();
+  return std::string(gpu->system_name()) + ", and " + host->system_name() + " on the host";
+}
+
 int dispatch(int argc, char** argv) {
   using namespace rowscan::app;
   if (argc < 2) {
@@ -91,7 +102,7 @@ int dispatch(int argc, char** argv) {
     return success;
   }
   if (command == "--version" || command == "-V") {
-    write_standard_output("rowscan " ROWSCAN_VERSION " (" ROWSCAN_DEVICE_SYSTEM ")\n");
+    write_standard_output("rowscan " ROWSCAN_VERSION " (" + engines_built() + ")\n");
     return success;
   }
   int code = usage;
@@ -111,10 +122,6 @@ int dispatch(int argc, char** argv) {
               << usage_text;
     return usage;
   }
-#if ROWSCAN_HOST_SYSTEM_BUILT
-  // --devices sent the job to the host system's copy: it reads the same command line again.
-  if (code == run_on_host_system) return rowscan_host::app::run_command_line(argc, argv);
-#endif
   return code;
 }
 /// cxxopts quotes option names with U+2018 and U+2019; rowscan's other messages use ASCII quotes.
@@ -151,7 +158,8 @@ int run_command_line(int argc, char** argv) {
     // Not while a block is folded (the driver words those, after its retry in halves) nor while the
     // station table is written out (stations words those): what is left scales with the chunk size.
     std::cerr << "rowscan: error: out of memory for the input's buffers (3 bytes per --chunk-size byte, "
-              << (ROWSCAN_APP_ON_GPU ? "host and device" : "host") << "); a smaller --chunk-size needs less\n";
+              << (chosen_engine() != nullptr && chosen_engine()->on_gpu() ? "host and device" : "host")
+              << "); a smaller --chunk-size needs less\n";
   } catch (std::exception const& e) {
     std::cerr << "rowscan: error: " << cause(e.what()) << '\n';
   }

@@ -4,7 +4,7 @@
 #include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/stations/format.hpp"
-#include "rowscan/stations/summarize.hpp"
+#include "rowscan/stations/summary.hpp"
 
 #include "command_line.hpp"
 #include "devices.hpp"
@@ -28,14 +28,14 @@ namespace rowscan::app {
 namespace {
 
 /// The --stats headline: what was read, how it was cut, which paths the blocks took.
-std::string headline(stations::summary const& s) {
+std::string headline(stations::summary const& s, bool on_gpu) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "%llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes (%zu fast, %zu general), "
                 "%.1f MiB of %s memory, %.1f MiB pool peak",
                 static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines), s.stations.size(),
                 s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20),
-                ROWSCAN_APP_ON_GPU ? "device" : "host",  // what the run held at its end beyond its start
+                on_gpu ? "device" : "host",  // what the run held at its end beyond its start
                 static_cast<double>(s.pool_peak_bytes) / (1 << 20));
   return text;
 }
@@ -72,15 +72,15 @@ int stations_command(int argc, char** argv) {
 
   reject_with_explain(args, {"recursive", "chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid", "hand-over-after"});
   apply_threads_option(args);  // before anything asks how many host workers there are
-  if (hand_to_host_system(args, file_operands(args), args.count("stats") > 0)) return run_on_host_system;
+  engine const& on = choose_engine(args, file_operands(args), args.count("stats") > 0);
   auto const format = stations::parse_output_format(
       parse_choice("format", option_text(args, "format").value_or("1brc"), {"1brc", "json", "csv"}));
   if (args.count("explain")) {
-    use_chosen_gpu(args);
+    use_chosen_gpu(args, on);
     io::input_file input(single_file_operand(args), io::text_options{args.count("crlf") > 0});
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
-    write_explained(out, explained(input, [&] { return stations::explain(text, input.label()); }), format);
+    write_explained(out, explained(input, [&] { return on.explain_stations(text, input.label()); }), format);
     write_standard_output(out.str());
     return success;
   }
@@ -96,8 +96,8 @@ int stations_command(int argc, char** argv) {
   progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
-  auto const hand = hand_over_choice(args, "stations", opts.chunk_size);
-  auto answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, stations_workload(), &ranks_report,
+  auto const hand = hand_over_choice(args, on, opts.chunk_size);
+  auto answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, stations_workload(on), &ranks_report,
                                  [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   if (!answer) return success;  // not rank 0: rank 0 writes the answer
@@ -112,7 +112,7 @@ int stations_command(int argc, char** argv) {
   auto const end = std::chrono::steady_clock::now();
   result.times.add("output", std::chrono::duration<double>(end - output_start).count());
   if (opts.time_stages) {
-    print_stats("stations", headline(result), result, std::chrono::duration<double>(end - start).count());
+    print_stats("stations", headline(result, on.on_gpu()), result, std::chrono::duration<double>(end - start).count());
     print_rank_figures("stations", ranks_report);
   }
   return success;

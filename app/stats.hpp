@@ -2,7 +2,7 @@
 // app/stats.hpp: --stats, the same for every workload: a headline, then each stage's time.
 #pragma once
 
-#include "rowscan/job/driver.hpp"
+#include "rowscan/job/run_report.hpp"
 
 #include <string>
 

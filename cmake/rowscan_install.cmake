@@ -6,7 +6,7 @@ include(CMakePackageConfigHelpers)
 
 set(rowscan_config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/rowscan)
 
-install(TARGETS rowscan_algorithms EXPORT rowscanTargets
+install(TARGETS rowscan_core rowscan_algorithms EXPORT rowscanTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/algorithms/rowscan DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

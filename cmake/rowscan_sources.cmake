@@ -15,14 +15,18 @@ function(rowscan_device_sources)
   endif()
 endfunction()
 
-# Adds a component's sources (algorithms/src/<component>/CMakeLists.txt) to the algorithms library:
-# rowscan_component(DEVICE files compiled for the Thrust device system... HOST plain C++ files...).
+# Adds a component's sources (algorithms/src/<component>/CMakeLists.txt) to the library:
+# rowscan_component(DEVICE files compiled per Thrust system, into each engine... HOST plain C++ files,
+# compiled once into rowscan_core...).
 function(rowscan_component)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "" "DEVICE;HOST")
   if(arg_DEVICE)
     rowscan_device_sources(${arg_DEVICE} TARGET rowscan_algorithms)
+    target_sources(rowscan_algorithms PRIVATE ${arg_DEVICE})
   endif()
-  target_sources(rowscan_algorithms PRIVATE ${arg_DEVICE} ${arg_HOST})
+  if(arg_HOST)
+    target_sources(rowscan_core PRIVATE ${arg_HOST})
+  endif()
 endfunction()
 
 # Warnings for rowscan's own code (CCCL's headers are system headers and stay quiet).

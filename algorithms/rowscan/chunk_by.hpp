@@ -42,6 +42,7 @@
 #include <string>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 /// A half-open range of positions [begin, end): what chunk_by writes for every chunk.
 template <class Index>
@@ -166,4 +167,5 @@ OutputIt chunk_by(InputIt first, InputIt last, Predicate pred, OutputIt out, con
   return chunk_by_counted(first, last, pred, out, count_chunks<Index>(first, last, pred, ctx), ctx);
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

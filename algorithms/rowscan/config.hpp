@@ -2,6 +2,8 @@
 // rowscan/config.hpp: the one switch between the portable Thrust path and CUDA-only fast paths.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include <thrust/detail/config.h>
 
 // ROWSCAN_HAS_CUB is 1 when the Thrust device system is CUDA, so CUB's device-wide algorithms may be
@@ -20,6 +22,7 @@
 #include "rowscan/hd.hpp"
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 /// Name of the device system this build runs its compositions on.
 constexpr const char* device_system_name() {
 #if ROWSCAN_HAS_CUB
@@ -30,4 +33,5 @@ constexpr const char* device_system_name() {
   return "cpp";
 #endif
 }
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

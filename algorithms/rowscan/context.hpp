@@ -17,8 +17,9 @@
 #include <new>
 
 namespace rowscan {
+class stage_observer;  // compiled once (stage_observer.hpp)
 
-class stage_observer;
+ROWSCAN_SYSTEM_BEGIN
 
 #if ROWSCAN_HAS_CUB
 /// The queue a context's device work is ordered on.
@@ -108,4 +109,5 @@ struct memory_info {
 };
 memory_info device_memory_info();
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

@@ -9,11 +9,13 @@
 
 #if ROWSCAN_HAS_CUB
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 /// Throws device_error("CUDA: <what>: <CUDA's reason>") unless status is cudaSuccess.
 inline void check_cuda(cudaError_t status, char const* what) {
   if (status != cudaSuccess) throw device_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(status));
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan
 #endif

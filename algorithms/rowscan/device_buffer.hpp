@@ -15,6 +15,7 @@
 #include <utility>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 /// Where device-system memory comes from: Thrust's device resource (cudaMalloc under CUDA, new/delete
 /// on the CPU backends) or a pool in front of it (context::memory()).
@@ -105,4 +106,5 @@ class device_buffer {
   std::size_t size_ = 0;
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

@@ -45,6 +45,7 @@
 #include <string_view>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 /// Bytes of text summarized by one scan element.
 constexpr std::size_t text_word_bytes = 16;
@@ -276,4 +277,5 @@ inline std::size_t count_lines(char const* text, std::size_t size, context const
                                   std::size_t{0}, thrust::plus<std::size_t>{});
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

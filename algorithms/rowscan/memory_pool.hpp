@@ -30,6 +30,8 @@
 // but frees block-sized temporaries every block (2,196 frees: 2,196 device-wide waits under CUDA).
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/device_buffer.hpp"
 
 #include <thrust/mr/device_memory_resource.h>
@@ -43,6 +45,7 @@
 #include <vector>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 /// A pool of device-system memory for one context. It takes a lock: a context's work is enqueued by one
 /// thread, but on the host systems Thrust's OpenMP sort merges tiles on several threads at once, each
@@ -105,4 +108,5 @@ class memory_pool final : public device_resource {
   std::size_t cached_ = 0;
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

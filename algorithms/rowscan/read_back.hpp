@@ -5,6 +5,8 @@
 // expression; compositions call these instead, so every synchronization can be found by name.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/cuda_check.hpp"
 
@@ -15,6 +17,7 @@
 #include <cstring>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 /// Copies n elements at device-system address `from` to host memory `to`, after the work enqueued on
 /// ctx's stream, and waits for them.
@@ -38,4 +41,5 @@ T read_back(thrust::device_vector<T> const& v, std::size_t i, context const& ctx
   return value;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

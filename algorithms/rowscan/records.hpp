@@ -2,6 +2,8 @@
 // rowscan/records.hpp: the records (lines) of a text chunk, found with chunk_by(same_line).
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/chunk_by.hpp"
 #include "rowscan/context.hpp"
 #include "rowscan/lines.hpp"
@@ -12,6 +14,7 @@
 #include <cstdint>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 /// A record of a text chunk: byte positions [begin, end), including its '\n' if it has one.
 /// 32-bit positions: a chunk holds less than 4 GiB of text.
@@ -63,4 +66,5 @@ void find_lines_bytewise(CharIt text, std::size_t size, thrust::device_vector<re
   chunk_by_counted(text, text + size, same_line{}, thrust::raw_pointer_cast(records.data()), records.size(), ctx);
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

@@ -10,6 +10,8 @@
 // never waits: the algorithms' signatures and their speed do not depend on whether anyone times them.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/stage_observer.hpp"
 
@@ -21,6 +23,7 @@
 #endif
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 /// One stage of a composition, from construction to destruction (see the file's comment).
 class stage_scope {
@@ -54,4 +57,5 @@ class stage_scope {
   std::chrono::steady_clock::time_point start_;
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

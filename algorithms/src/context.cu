@@ -19,6 +19,7 @@
 #endif
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 #if ROWSCAN_HAS_CUB
 /// A stream destroyed with the last context that shares it.
@@ -103,4 +104,5 @@ memory_info device_memory_info() {
 #endif
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

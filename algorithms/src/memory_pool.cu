@@ -6,6 +6,7 @@
 #include <new>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 memory_pool::memory_pool()
     : upstream_(thrust::mr::get_global_resource<upstream_type>()), small_([] {
@@ -78,4 +79,5 @@ void memory_pool::release_cached() {
   for (auto& [size, c] : classes_) free_class(size, c.free);
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

@@ -2,6 +2,8 @@
 // rowscan/explain/lines.hpp: the line-finding stage's arrays of a device text, for --explain.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/explain/arrays.hpp"
 #include "rowscan/records.hpp"
@@ -13,6 +15,7 @@
 #include <vector>
 
 namespace rowscan::explain {
+ROWSCAN_SYSTEM_BEGIN
 
 /// A device array's copy on the host.
 template <class T>
@@ -26,4 +29,5 @@ std::vector<T> to_host(thrust::device_vector<T> const& v) {
 line_scan explain_lines(char const* text, std::size_t size, thrust::device_vector<record_range> const& records,
                         context const& ctx);
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::explain

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/io/chunked_reader.hpp: input text in chunks of whole lines, read by many threads at once.
 //
-//   file --pread x threads--> pinned blocks (a ring) --next()--> chunk = carry + block up to its last '\n'
+//   file --pread x threads--> blocks (a ring) --next()--> chunk = carry + block up to its last '\n'
 //
 // The byte-offset partitioning of the seed blog, without losing the line that straddles a boundary:
 // the input is cut into fixed blocks; a chunk is the unfinished line carried over from the block
@@ -26,7 +26,7 @@ namespace rowscan::io {
 
 /// A piece of the input holding whole lines; only the input's last line may lack its '\n'.
 struct text_chunk {
-  char const* data;             ///< pinned host memory under CUDA: the device copies it at full speed
+  char const* data;             ///< in reader_options::memory (pinned for a GPU: it copies at full speed)
   std::size_t size;
   std::uint64_t input_offset;   ///< offset of data[0] in the input
   /// Right after this chunk starts a line longer than max_line: its first max_line + 1 or more bytes are
@@ -36,6 +36,16 @@ struct text_chunk {
   std::size_t overlong_prefix_size;
   std::uint64_t block = 0;      ///< the block it came with: give_back(block) when the reader lends chunks
 };
+
+/// Where a reader's blocks live: plain host memory by default; a GPU engine's driver gives page-locked
+/// memory (io/pinned_memory.hpp), which the device copies from at the bus's speed.
+struct block_memory {
+  void* (*allocate)(std::size_t bytes);  ///< throws (std::bad_alloc, rowscan::device_error) if it cannot
+  void (*release)(void* p) noexcept;     ///< frees what allocate returned; null is ignored
+};
+
+/// operator new and delete, as block_memory.
+block_memory plain_block_memory();
 
 struct reader_options {
   std::size_t block_size = std::size_t{64} << 20;  ///< bytes read per block (a chunk is at most this + max_line)
@@ -53,6 +63,7 @@ struct reader_options {
   /// A regular file is read from the descriptor's position up to this many bytes, not to its end: a
   /// byte range of a file (one rank's share, scale-out). Streams are always read to their end.
   std::uint64_t max_bytes = UINT64_MAX;
+  block_memory memory = plain_block_memory();       ///< where the ring's blocks come from
 };
 
 /// Reads a file descriptor (a file, a pipe) in chunks of whole lines, with reader threads ahead of the caller.
@@ -80,12 +91,14 @@ class chunked_reader {
 
  private:
   struct block_state;
-  struct pinned_deleter {
-    void operator()(char* p) const;
+  struct block_deleter {
+    void (*release)(void*) noexcept;
+    void operator()(char* p) const { release(p); }
   };
 
   void start_threads(unsigned threads);
   void stop_threads();
+  std::unique_ptr<char[], block_deleter> new_block() const;  ///< one block of the ring, with its slack and padding
   void allocate_ring();  ///< the allocator thread: pins buffers 1.. of the ring
   void work(unsigned worker);
   void read_slice(std::uint64_t block, std::size_t slice);
@@ -108,7 +121,7 @@ class chunked_reader {
   std::size_t slack_ = 0;          ///< room before each block for the carried line
   bool inline_reads_ = false;      ///< small blocks: next() reads them itself (hand-offs would cost more)
 
-  std::vector<std::unique_ptr<char[], pinned_deleter>> buffers_;
+  std::vector<std::unique_ptr<char[], block_deleter>> buffers_;
   std::vector<block_state> states_;
 
   // Shared with the workers, under mutex_.

@@ -8,14 +8,19 @@
 // On the CPU backends the copy is a plain synchronous one and the waits do nothing.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include <cstddef>
 #include <memory>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 class context;
-}
+ROWSCAN_SYSTEM_END
+}  // namespace rowscan
 
 namespace rowscan::io {
+ROWSCAN_SYSTEM_BEGIN
 
 class text_uploader {
  public:
@@ -42,4 +47,5 @@ class text_uploader {
   std::unique_ptr<state> state_;
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::io

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/job/devices.hpp: which processor runs a job (--devices), and the input size below which
-// the host answers before a GPU could have started. No Thrust here: the CLI decides with it before
-// either system's code runs.
-//
-// The CUDA build holds two copies of the compositions: Thrust's CUDA system (namespace rowscan) and
-// its OpenMP system (namespace rowscan_host, cmake/rowscan_host_system.cmake). `--devices auto`
-// sends small inputs and machines without a usable GPU to the second, so neither pays for, nor
-// needs, a CUDA context.
+// the host answers before a GPU could have started. No Thrust here: the CLI decides with it which
+// engine runs the job (rowscan/engine.hpp). `--devices auto` gives small inputs and machines without
+// a usable GPU to the host engine, so neither pays for, nor needs, a CUDA context.
 #pragma once
 
 #include <cstdint>
@@ -67,16 +63,7 @@ constexpr unsigned max_early_workers = 4;
 /// GPU local_rank % (the node's GPUs). Touches no device.
 void set_node_local_rank(int local_rank);
 
-/// Why this process cannot run on GPU gpu_index (or default_gpu) (no driver, no such device, a build without CUDA), or
-/// nothing when it can. Under CUDA it initializes the driver (not a context).
-std::optional<std::string> gpu_unavailable(int gpu_index);
-
-/// Makes gpu_index the device of every later CUDA call of this process (under CUDA; nothing otherwise).
-void use_gpu(int gpu_index);
-
-/// Creates the GPU's context now (CUDA's start-up: 0.25-0.6 s), so that the job's first device call
-/// finds it made; called on the thread that runs the GPU's job while host workers fold. Nothing
-/// without CUDA. Throws rowscan::device_error if the GPU cannot start.
-void start_gpu();
+/// This process's rank among those of its node, as set_node_local_rank recorded it (0 without MPI).
+int node_local_rank();
 
 }  // namespace rowscan::job

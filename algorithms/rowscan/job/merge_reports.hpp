@@ -6,7 +6,7 @@
 // must first be placed in the whole input, which only the caller knows (app/input_outcome.hpp).
 #pragma once
 
-#include "rowscan/job/driver.hpp"
+#include "rowscan/job/run_report.hpp"
 
 #include <algorithm>
 

@@ -9,6 +9,8 @@
 // drops the bad rows from its columns with remove_if (the statuses as the stencil).
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/job/tally.hpp"
 
@@ -19,6 +21,7 @@
 #include <cstddef>
 
 namespace rowscan::job {
+ROWSCAN_SYSTEM_BEGIN
 
 /// Adds the bad rows among statuses[from, rows) to out (is_bad(status) says which; from is usually the
 /// first bad row): all of them counted, the first min(count, out.wanted()) worded by describe(row), a
@@ -37,4 +40,5 @@ void skip_bad_rows(StatusIt statuses, std::size_t from, std::size_t rows, IsBad 
   }
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::job

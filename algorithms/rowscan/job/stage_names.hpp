@@ -6,6 +6,7 @@
 #include "rowscan/config.hpp"
 
 namespace rowscan::job {
+ROWSCAN_SYSTEM_BEGIN
 
 /// On a GPU, creating the device context; on the host systems, starting the workers (their context
 /// and OpenMP threads).
@@ -14,4 +15,5 @@ constexpr char const* setup_stage = ROWSCAN_HAS_CUB ? "device setup" : "worker s
 /// for an idle worker, which folds the reader's block where it lies.
 constexpr char const* hand_over_stage = ROWSCAN_HAS_CUB ? "copy to device" : "waiting for a worker";
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::job

@@ -3,6 +3,8 @@
 // of its own; what run_blocks is given, and where the workload takes the partial answers from.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/job/driver.hpp"
 
@@ -11,6 +13,7 @@
 #include <vector>
 
 namespace rowscan::job {
+ROWSCAN_SYSTEM_BEGIN
 
 template <class Worker>
 class worker_set {
@@ -38,4 +41,5 @@ class worker_set {
   std::vector<worker_slot> slots_;
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::job

@@ -13,6 +13,8 @@
 // checks that from first[r + 1] - first[r] before it reads any field).
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/job/tally.hpp"
 #include "rowscan/lineitem/row_format.hpp"
@@ -26,6 +28,7 @@
 #include <string>
 
 namespace rowscan::lineitem {
+ROWSCAN_SYSTEM_BEGIN
 
 /// The columns the query needs, one entry per row of a block, in input order. Nothing else of a row is kept.
 // [docs:column-store]
@@ -123,4 +126,5 @@ job::bad_line describe_bad_row(char const* text, record_range r, row_status stat
 /// old_size on), keeping the others in order. Returns how many it kept. For --skip-invalid.
 std::size_t drop_bad_rows(chunk_buffers const& buffers, column_store& store, std::size_t old_size, context const& ctx);
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

@@ -2,7 +2,7 @@
 // rowscan/lineitem/format.hpp: the text of `rowscan lineitem`: thresholds in, sums out (no Thrust here).
 #pragma once
 
-#include "rowscan/lineitem/summarize.hpp"
+#include "rowscan/lineitem/summary.hpp"
 
 #include <cstdint>
 #include <string>

@@ -4,7 +4,7 @@
 // where each file or MPI rank summarizes its share.
 #pragma once
 
-#include "rowscan/lineitem/summarize.hpp"
+#include "rowscan/lineitem/summary.hpp"
 
 namespace rowscan::lineitem {
 

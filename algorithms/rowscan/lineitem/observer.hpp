@@ -5,12 +5,15 @@
 // store, with every array still on the device; explain.cu's observer copies them to the host.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/lineitem/columns.hpp"
 
 #include <cstddef>
 
 namespace rowscan::lineitem {
+ROWSCAN_SYSTEM_BEGIN
 
 class block_observer {
  public:
@@ -21,4 +24,5 @@ class block_observer {
                       context const&) {}
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

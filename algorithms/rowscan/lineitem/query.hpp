@@ -12,6 +12,8 @@
 // every n < 2^64; a row count is a size_t, so no input the store can hold reaches that.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/lineitem/cents.hpp"
 #include "rowscan/lineitem/columns.hpp"
@@ -26,6 +28,7 @@
 #include <vector>
 
 namespace rowscan::lineitem {
+ROWSCAN_SYSTEM_BEGIN
 
 /// The most thresholds one pass answers; more are answered in further passes of this many.
 constexpr std::size_t max_thresholds = 8;
@@ -107,4 +110,5 @@ inline void rows_below(column_store const& store, std::uint64_t z, threshold_sum
 std::vector<threshold_result> sums_below(column_store const& store, std::vector<std::uint64_t> const& thresholds,
                                          context const& ctx = {});
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

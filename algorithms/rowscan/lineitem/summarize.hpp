@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/lineitem/summarize.hpp: the `rowscan lineitem` job, as the host sees it (no Thrust here).
+// rowscan/lineitem/summarize.hpp: the `rowscan lineitem` job, compiled for each Thrust system (rowscan/system.hpp).
 //
 // The job driver (job/driver.hpp) reads the input in blocks and hands each to a lineitem worker
 // (worker.hpp), which parses the block into a small column store and adds its exact sums to its own:
@@ -9,7 +9,8 @@
 #pragma once
 
 #include "rowscan/job/driver.hpp"
-#include "rowscan/lineitem/answer.hpp"
+#include "rowscan/lineitem/summary.hpp"
+#include "rowscan/system.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -17,21 +18,7 @@
 #include <vector>
 
 namespace rowscan::lineitem {
-
-/// The smallest chunk accepted: room for any row dbgen writes (at most about 170 bytes).
-constexpr std::size_t min_chunk_size = 256;
-
-struct summarize_options : job::job_options {
-  std::vector<std::uint64_t> suppkey_below;  ///< the thresholds Z, answered in this order
-};
-
-/// The answer, and how the run went.
-struct summary : job::run_report {
-  std::vector<threshold_answer> answers;  ///< in the order of summarize_options::suppkey_below
-  std::uint64_t rows = 0;                 ///< rows loaded (the valid ones)
-  double load_seconds = 0;   ///< the whole run but the query
-  double query_seconds = 0;  ///< the transform_reduce(s), columns already in device memory
-};
+ROWSCAN_SYSTEM_BEGIN
 
 /// The stages --stats reports, in order.
 std::vector<std::string> stage_names();
@@ -49,4 +36,5 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
 /// each input's report given to inputs.done (how one host worker folds the pieces it claims).
 summary summarize_each(job::input_sequence& inputs, summarize_options const& options);
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

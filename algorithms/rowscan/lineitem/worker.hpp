@@ -10,6 +10,8 @@
 // merge by adding them, threshold by threshold: associative and commutative.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/job/block_worker.hpp"
 #include "rowscan/lineitem/columns.hpp"
@@ -22,6 +24,7 @@
 #include <vector>
 
 namespace rowscan::lineitem {
+ROWSCAN_SYSTEM_BEGIN
 
 /// The longest line the reader carries between blocks (dbgen's rows are under 200 bytes).
 constexpr std::size_t max_carried_line = std::size_t{64} << 10;
@@ -67,4 +70,5 @@ class worker final : public job::block_worker {
   double query_seconds_ = 0;
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

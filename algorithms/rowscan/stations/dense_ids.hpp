@@ -26,6 +26,7 @@
 #include <cstring>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 /// A station's position in the dictionary, or the sentinel below.
 using station_id = std::uint16_t;
@@ -210,4 +211,5 @@ struct parse_to_station_id {
   }
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

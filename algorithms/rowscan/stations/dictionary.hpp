@@ -10,6 +10,8 @@
 //   padded names: each name zero-padded to whole 8-byte words, so a comparison is a few word loads
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/stations/dense_ids.hpp"
 #include "rowscan/stations/table.hpp"
@@ -19,6 +21,7 @@
 #include <cstdint>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 class station_dictionary {
  public:
@@ -47,4 +50,5 @@ class station_dictionary {
   thrust::device_vector<std::uint64_t> name_words_;
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

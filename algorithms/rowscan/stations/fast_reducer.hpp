@@ -20,6 +20,8 @@
 // --explain (an observer) keeps the sorted composition, whose arrays it shows.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/lines.hpp"
 #include "rowscan/stations/dense_ids.hpp"
@@ -35,6 +37,7 @@
 #include <utility>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 class fast_reducer {
  public:
@@ -75,4 +78,5 @@ class fast_reducer {
   std::size_t groups_ = 0;
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -12,6 +12,8 @@
 // piece is tried again in halves, since the pieces before it are already merged.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/job/tally.hpp"
 #include "rowscan/stations/observer.hpp"
@@ -22,6 +24,7 @@
 #include <cstdint>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 /// The longest line the reader carries from one block to the next (with its '\n'). Every longer line is
 /// invalid (the longest valid one has max_line_bytes), but it is never skipped: it stops the run with
@@ -52,4 +55,5 @@ class general_grouper {
   parsed_records parsed_;  // the columns of the piece at hand, kept across pieces
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -10,6 +10,8 @@
 // answer stays exact, only slower.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/stations/stats.hpp"
 #include "rowscan/strings/column.hpp"
@@ -29,6 +31,7 @@
 #include <cstdint>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 /// Row numbers inside one grouping: a chunk has fewer than 2^32 records.
 using row_index = std::uint32_t;
@@ -113,4 +116,5 @@ groups group_by_name(thrust::device_vector<std::uint64_t>& keys, Names names, St
   return out;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

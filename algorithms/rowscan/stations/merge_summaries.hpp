@@ -10,7 +10,7 @@
 // answer (tests/test_merge_summaries.cpp checks that against a scalar reference).
 #pragma once
 
-#include "rowscan/stations/summarize.hpp"
+#include "rowscan/stations/summary.hpp"
 
 namespace rowscan::stations {
 

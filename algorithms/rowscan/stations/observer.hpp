@@ -6,6 +6,8 @@
 // the host, so that --explain prints what the real composition computed, not a re-enactment of it.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/stations/dense_ids.hpp"
 #include "rowscan/stations/group.hpp"
@@ -19,6 +21,7 @@
 #include <cstdint>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 class block_observer {
  public:
@@ -45,4 +48,5 @@ class block_observer {
                            context const&) {}
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -2,6 +2,8 @@
 // rowscan/stations/parse.hpp: the parse step, a transform from records to columns.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/job/tally.hpp"
 #include "rowscan/records.hpp"
@@ -15,6 +17,7 @@
 #include <string>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 /// Columns of a parsed record: name key, temperature in tenths, name size, line_status.
 using parsed_columns = thrust::tuple<std::uint64_t, std::int16_t, std::uint8_t, std::uint8_t>;
@@ -57,4 +60,5 @@ std::size_t parse_records(char const* text, std::size_t size, std::uint64_t key_
 /// first bytes is parsed again on the host to say what and where (positions relative to text).
 job::bad_line describe_bad_line(char const* text, record_range r, std::uint64_t line_index, context const& ctx);
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

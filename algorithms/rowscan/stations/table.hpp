@@ -2,6 +2,8 @@
 // rowscan/stations/table.hpp: the station table (key, stats, name per distinct station) and its merge.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stations/group.hpp"
@@ -17,6 +19,7 @@
 #include <vector>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 /// One row per distinct station, in key order (or name order after sorted_by_name).
 struct station_table {
@@ -79,4 +82,5 @@ void merge_into(station_table& running, station_table&& chunk, context const& ct
 /// The table's rows on the host, in its order (sorted_by_name's, for the answer).
 std::vector<station_summary> to_host_summaries(station_table const& table);
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -15,6 +15,8 @@
 // grouping as a block's records: associative and commutative, so workers may fold any blocks.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/job/block_worker.hpp"
 #include "rowscan/stations/dictionary.hpp"
@@ -29,6 +31,7 @@
 #include <string_view>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 /// The host systems' first piece for the general path in a block (worker::fold_in_order): about 4,000
 /// lines, enough to meet all of the official 413 stations.
@@ -80,4 +83,5 @@ class worker final : public job::block_worker {
   path_policy paths_;
 };
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 /// A string's bytes somewhere in device-system memory.
 struct string_ref {
@@ -77,4 +78,5 @@ std::vector<std::string> to_host_strings(strings_column const& column);
 strings_column make_strings_column(std::vector<std::string> const& strings,
                                    std::shared_ptr<device_resource> resource = global_device_resource());
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

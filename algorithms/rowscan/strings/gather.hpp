@@ -20,6 +20,8 @@
 //           10 - offsets[1] = 2 from starts[1]: the 'l' of "Oslo".
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/context.hpp"
 #include "rowscan/read_back.hpp"
 #include "rowscan/device_buffer.hpp"
@@ -42,6 +44,7 @@
 #include <utility>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 /// How gather_strings copies the chars.
 enum class gather_strategy {
@@ -388,4 +391,5 @@ strings_column gather_strings(strings_column const& strings, thrust::device_vect
   return gather_strings(column_view(strings), thrust::raw_pointer_cast(indices.data()), indices.size(), strategy, ctx);
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

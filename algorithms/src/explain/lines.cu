@@ -10,6 +10,7 @@
 #include <thrust/transform.h>
 
 namespace rowscan::explain {
+ROWSCAN_SYSTEM_BEGIN
 
 line_scan explain_lines(char const* text, std::size_t size, thrust::device_vector<record_range> const& records,
                         context const& ctx) {
@@ -39,4 +40,5 @@ line_scan explain_lines(char const* text, std::size_t size, thrust::device_vecto
   return out;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::explain

@@ -2,7 +2,6 @@
 #include "rowscan/io/chunked_reader.hpp"
 
 #include "rowscan/error.hpp"
-#include "rowscan/io/pinned_memory.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -22,7 +21,9 @@ struct chunked_reader::block_state {
   bool end_of_input = false;    ///< a stream's last block (read() returned 0)
 };
 
-void chunked_reader::pinned_deleter::operator()(char* p) const { free_pinned(p); }
+block_memory plain_block_memory() {
+  return {[](std::size_t bytes) { return ::operator new(bytes); }, [](void* p) noexcept { ::operator delete(p); }};
+}
 
 namespace {
 
@@ -84,14 +85,14 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   inline_reads_ = options_.block_size < options_.min_threaded_block;
   if (inline_reads_) {
     for (unsigned i = 0; i < options_.buffers; ++i) {
-      buffers_[i].reset(static_cast<char*>(allocate_pinned(slack_ + options_.block_size + options_.padding)));
+      buffers_[i] = new_block();
     }
     allocated_ = options_.buffers;
     return;
   }
   // Pinning memory is slow (tens of ms per 64 MiB): reading starts as soon as the first buffer is
   // there, and the others are allocated behind it.
-  buffers_[0].reset(static_cast<char*>(allocate_pinned(slack_ + options_.block_size + options_.padding)));
+  buffers_[0] = new_block();
   allocated_ = 1;
   start_threads(threads);
 }
@@ -111,13 +112,18 @@ void chunked_reader::start_threads(unsigned threads) {
   }
 }
 
+std::unique_ptr<char[], chunked_reader::block_deleter> chunked_reader::new_block() const {
+  void* const p = options_.memory.allocate(slack_ + options_.block_size + options_.padding);
+  return std::unique_ptr<char[], block_deleter>(static_cast<char*>(p), block_deleter{options_.memory.release});
+}
+
 void chunked_reader::allocate_ring() {
   try {
     for (unsigned i = 1; i < options_.buffers && !stop_; ++i) {
-      char* buffer = static_cast<char*>(allocate_pinned(slack_ + options_.block_size + options_.padding));
+      auto buffer = new_block();
       {
         std::lock_guard<std::mutex> lock(mutex_);
-        buffers_[i].reset(buffer);
+        buffers_[i] = std::move(buffer);
         ++allocated_;
       }
       buffer_free_.notify_all();

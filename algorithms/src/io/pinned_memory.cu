@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 namespace rowscan::io {
+ROWSCAN_SYSTEM_BEGIN
 
 #if ROWSCAN_HAS_CUB
 namespace {
@@ -85,4 +86,5 @@ void free_pinned(void* p) noexcept {
 #endif
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::io

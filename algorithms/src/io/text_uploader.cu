@@ -8,6 +8,7 @@
 #include <string>
 
 namespace rowscan::io {
+ROWSCAN_SYSTEM_BEGIN
 
 #if ROWSCAN_HAS_CUB
 struct text_uploader::state {
@@ -63,4 +64,5 @@ void text_uploader::consumed(int) {}
 void text_uploader::host_waits_for(int) {}
 #endif
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::io

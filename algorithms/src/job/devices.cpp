@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// --devices and the host's share (rowscan/job/devices.hpp); the GPU's side is in gpu_probe.cu.
+// --devices and the host's share (rowscan/job/devices.hpp); the GPU's side is in gpu_probe.cu, part of the GPU engine.
 #include "rowscan/job/devices.hpp"
 
 #include <omp.h>
@@ -26,6 +26,7 @@ std::optional<device_choice> parse_device_choice(std::string_view text) {
 
 namespace {
 std::atomic<unsigned> thread_limit{0};
+std::atomic<int> local_rank{0};  // set once, before any job, by the MPI start-up (app/ranks_mpi.cpp)
 }  // namespace
 
 unsigned host_worker_count() {
@@ -39,5 +40,9 @@ void limit_host_threads(unsigned n) {
 }
 
 unsigned host_thread_limit() { return thread_limit.load(); }
+
+void set_node_local_rank(int rank) { local_rank = rank; }
+
+int node_local_rank() { return local_rank.load(); }
 
 }  // namespace rowscan::job

@@ -5,6 +5,7 @@
 #include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
+#include "rowscan/io/pinned_memory.hpp"
 #include "rowscan/io/text_uploader.hpp"
 #include "rowscan/job/merge_reports.hpp"
 #include "rowscan/job/out_of_memory.hpp"
@@ -35,6 +36,7 @@
 #endif
 
 namespace rowscan::job {
+ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -296,6 +298,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.max_line = layout.carried_line;
   reading.threads = options.reader_threads;
   reading.max_bytes = options.max_input_bytes;
+  reading.memory = {io::allocate_pinned, io::free_pinned};  // page-locked under CUDA, plain on the host
 #if !ROWSCAN_HAS_CUB
   // Host workers fold the reader's blocks where they lie: one lent to each worker, one in the driver's hand.
   reading.held = static_cast<unsigned>(workers.size() + 1);
@@ -409,4 +412,5 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
   return label;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::job

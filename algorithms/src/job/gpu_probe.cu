@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// Whether a GPU can run this build's compositions, and which one is this process's (rowscan/job/devices.hpp).
+// Whether a GPU can run this system's compositions, and which one is this process's (rowscan/job/gpu.hpp).
 #include "rowscan/config.hpp"
 #include "rowscan/cuda_check.hpp"
 #include "rowscan/job/devices.hpp"
+#include "rowscan/job/gpu.hpp"
 
 #include <string>
 
 namespace rowscan::job {
+ROWSCAN_SYSTEM_BEGIN
 namespace {
 
-int node_local_rank = 0;  // set once, before any job, by the MPI start-up (app/ranks_mpi.cpp)
 
 #if ROWSCAN_HAS_CUB
 /// The GPUs this process sees, or why it sees none. The first runtime call loads the driver: a
@@ -27,8 +28,6 @@ int visible_gpus(std::string* problem) {
 
 }  // namespace
 
-void set_node_local_rank(int local_rank) { node_local_rank = local_rank; }
-
 std::optional<std::string> gpu_unavailable(int gpu_index) {
 #if ROWSCAN_HAS_CUB
   std::string problem;
@@ -40,7 +39,7 @@ std::optional<std::string> gpu_unavailable(int gpu_index) {
   return std::nullopt;
 #else
   (void)gpu_index;
-  return std::string("this rowscan was built for the ") + device_system_name() + " system only, without CUDA";
+  return std::string("the ") + device_system_name() + " system has no GPU";
 #endif
 }
 
@@ -50,7 +49,7 @@ void use_gpu(int gpu_index) {
     std::string problem;
     int const count = visible_gpus(&problem);
     if (count == 0) return;  // the first device call reports it
-    gpu_index = node_local_rank % count;
+    gpu_index = node_local_rank() % count;
   }
   check_cuda(cudaSetDevice(gpu_index), ("cannot use GPU " + std::to_string(gpu_index)).c_str());
 #else
@@ -64,4 +63,5 @@ void start_gpu() {
 #endif
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::job

@@ -16,6 +16,7 @@
 #include <thrust/transform.h>
 
 namespace rowscan::lineitem {
+ROWSCAN_SYSTEM_BEGIN
 
 /// count_if + copy_if(is_pipe) -> the chunk's '|' positions; lower_bound -> each record's first '|'.
 void find_fields(char const* text, std::size_t size, chunk_buffers& buffers, context const& ctx) {
@@ -94,4 +95,5 @@ std::size_t drop_bad_rows(chunk_buffers const& buffers, column_store& store, std
   return static_cast<std::size_t>(kept);
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

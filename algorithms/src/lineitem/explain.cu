@@ -10,6 +10,7 @@
 #include <thrust/device_vector.h>
 
 namespace rowscan::lineitem {
+ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 using explain::to_host;
@@ -67,4 +68,5 @@ explained_lineitem explain(std::string const& text, std::string const& label, st
   return out;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

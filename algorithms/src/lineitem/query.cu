@@ -5,6 +5,7 @@
 #include <algorithm>
 
 namespace rowscan::lineitem {
+ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 /// Answers thresholds[0, count) (count <= K) with one transform_reduce and appends them to out.
@@ -38,4 +39,5 @@ std::vector<threshold_result> sums_below(column_store const& store, std::vector<
   return out;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

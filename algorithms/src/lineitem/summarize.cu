@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace rowscan::lineitem {
+ROWSCAN_SYSTEM_BEGIN
 
 std::vector<std::string> stage_names() {
   return {job::setup_stage, "reader setup", "read (waiting)", job::hand_over_stage, "find records", "find fields", "parse",
@@ -71,4 +72,5 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
   return out;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

@@ -15,6 +15,7 @@
 #include <utility>
 
 namespace rowscan::lineitem {
+ROWSCAN_SYSTEM_BEGIN
 
 partial_sums merge(partial_sums a, partial_sums const& b) {
   ROWSCAN_EXPECTS(a.size() == b.size(), "merging sums of different thresholds");
@@ -106,4 +107,5 @@ std::size_t worker::first_overlong_row(std::size_t size) const {
   return static_cast<std::size_t>(found - records.begin());
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

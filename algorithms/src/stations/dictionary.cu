@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 /// An entry's lookup key.
@@ -78,4 +79,5 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
   stale_ = false;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -14,6 +14,7 @@
 #include <utility>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 using explain::to_host;
@@ -95,4 +96,5 @@ explained_stations explain(std::string const& text, std::string const& label) {
   return out;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -23,6 +23,7 @@
 #endif
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 template <class T>
@@ -184,4 +185,5 @@ void fast_reducer::merge_reduced(station_table& table) {
                     merge_stats{});
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

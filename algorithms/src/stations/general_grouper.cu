@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 /// The general path works on pieces of at most this share of a block, so its per-line arrays (about
@@ -115,4 +116,5 @@ std::size_t general_grouper::drop_bad_rows(char const* text, std::size_t first_b
   return kept;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

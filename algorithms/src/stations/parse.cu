@@ -12,6 +12,7 @@
 #include <algorithm>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 /// Bytes of a bad line copied back to the host to say what is wrong: parse_line decides within the
@@ -51,4 +52,5 @@ std::size_t parse_records(char const* text, std::size_t size, std::uint64_t key_
 }
 // [docs:end]
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

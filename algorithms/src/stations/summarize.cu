@@ -21,6 +21,7 @@
 #include <vector>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 std::uint64_t key_mask(unsigned key_bits) {
@@ -50,8 +51,6 @@ std::size_t default_chunk_size() {
   // 3.1 s wall, 1.8 s user and 117 MB at 8 MiB (a loaded machine).
   return job::preferred_chunk_size(std::size_t{128} << 20, std::size_t{8} << 20);
 }
-
-std::int64_t mean_tenths(station_summary const& s) { return mean_tenths(station_stats{s.min, s.max, s.sum, s.count}); }
 
 summary summarize(int fd, std::string const& label, summarize_options const& options) {
   job::single_input input(fd, label, options.max_input_bytes);
@@ -92,4 +91,5 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
   return out;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -12,6 +12,7 @@
 #include <utility>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 station_table merge_tables(station_table const& a, station_table const& b, context const& ctx) {
   if (b.size() == 0 || a.size() == 0) {  // the identity: no grouping needed
@@ -76,4 +77,5 @@ std::vector<station_summary> to_host_summaries(station_table const& table) {
   return out;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

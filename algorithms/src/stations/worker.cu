@@ -13,6 +13,7 @@
 #include <utility>
 
 namespace rowscan::stations {
+ROWSCAN_SYSTEM_BEGIN
 
 worker::worker(context const& ctx, worker_options const& options, block_observer* observer)
     : ctx_(ctx), explained_(observer != nullptr), dictionary_(options.key_mask),
@@ -129,4 +130,5 @@ job::bad_line worker::overlong_line(std::string_view prefix) const {
   return job::bad_line_at(0, 0, p.error_at, describe(p.status), std::string(prefix.substr(0, line_excerpt_bytes)), true);
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

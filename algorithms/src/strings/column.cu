@@ -6,6 +6,7 @@
 #include <thrust/host_vector.h>
 
 namespace rowscan {
+ROWSCAN_SYSTEM_BEGIN
 
 strings_column::strings_column() : offsets(1) { thrust::fill(offsets.begin(), offsets.end(), std::int64_t{0}); }
 
@@ -35,4 +36,5 @@ strings_column make_strings_column(std::vector<std::string> const& strings, std:
   return column;
 }
 
+ROWSCAN_SYSTEM_END
 }  // namespace rowscan

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// rowscan/job/gpu.hpp: the GPU a job runs on, for each system's engine (rowscan/engine.hpp); under a
+// host system there is none, and these say so or do nothing.
+#pragma once
+
+#include "rowscan/system.hpp"
+
+#include <optional>
+#include <string>
+
+namespace rowscan::job {
+ROWSCAN_SYSTEM_BEGIN
+
+/// Why this process cannot run on GPU gpu_index (or default_gpu) (no driver, no such device, a system
+/// without CUDA), or nothing when it can. Under CUDA it initializes the driver (not a context).
+std::optional<std::string> gpu_unavailable(int gpu_index);
+
+/// Makes gpu_index (default_gpu: GPU node_local_rank() % the node's GPUs) the device of every later
+/// CUDA call of this process (under CUDA; nothing otherwise).
+void use_gpu(int gpu_index);
+
+/// Creates the GPU's context now (CUDA's start-up: 0.25-0.6 s), so that the job's first device call
+/// finds it made; called on the thread that runs the GPU's job while host workers fold. Nothing
+/// without CUDA. Throws rowscan::device_error if the GPU cannot start.
+void start_gpu();
+
+ROWSCAN_SYSTEM_END
+}  // namespace rowscan::job

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+// rowscan/stations/summary.hpp: the `rowscan stations` job's options and answer, the same for every
+// engine (compiled once; rowscan/stations/summarize.hpp runs the job on one system).
+#pragma once
+
+#include "rowscan/job/run_report.hpp"
+#include "rowscan/stations/answer.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace rowscan::stations {
+
+/// The smallest chunk accepted: room for the longest valid line, so a chunk without '\n' is an error.
+constexpr std::size_t min_chunk_size = 128;
+
+struct summarize_options : job::job_options {
+  unsigned key_bits = 64;      ///< bits of the name hash used as the sort key; fewer force the exact fallback (tests)
+  bool portable_only = false;  ///< skip the CUB fast paths (for testing the portable ones on a GPU)
+};
+
+/// The answer, and how the run went.
+struct summary : job::run_report {
+  std::vector<station_summary> stations;  ///< sorted by the bytes of the names
+  bool names_compared = false;     ///< some key was shared by two names and the exact fallback ran
+  std::size_t fast_chunks = 0;     ///< blocks that took the fast path
+  std::size_t general_chunks = 0;  ///< blocks that took the general path
+};
+
+}  // namespace rowscan::stations
