@@ -137,7 +137,7 @@ rows random_rows(std::uint32_t seed, std::size_t stations, std::size_t n) {
 
 TEST(HistogramGrouping, RandomRowsMatchTheScalarLoop) {
   struct shape { std::size_t stations, rows; };
-  for (shape s : std::vector<shape>{{1, 100}, {13, 5000}, {413, light(200000, 20000)}, {10000, light(100000, 20000)}}) {
+  for (shape s : std::vector<shape>{{1, 100}, {13, 5000}, {413, light<std::size_t>(200000, 20000)}, {10000, light<std::size_t>(100000, 20000)}}) {
     for (std::uint32_t seed : light<std::vector<std::uint32_t>>({1, 2, 3}, {1})) {
       SCOPED_TRACE("stations=" + std::to_string(s.stations) + " rows=" + std::to_string(s.rows) +
                    " seed=" + std::to_string(seed));
