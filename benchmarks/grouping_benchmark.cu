@@ -35,8 +35,8 @@
 #include <thrust/sort.h>
 
 #if ROWSCAN_HAS_CUB
-#  include <cub/device/device_radix_sort.cuh>
-#  include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #endif
 
 #include <algorithm>
@@ -85,7 +85,8 @@ device_rows const& rows_for(std::size_t stations) {
   for (std::size_t i = 0; i < n; ++i) {
     int const s = station(rng);
     ids[i] = static_cast<station_id>(s);
-    tenths[i] = static_cast<std::int16_t>(std::clamp(static_cast<int>(means[static_cast<std::size_t>(s)] + spread(rng)), -999, 999));
+    tenths[i] = static_cast<std::int16_t>(
+        std::clamp(static_cast<int>(means[static_cast<std::size_t>(s)] + spread(rng)), -999, 999));
   }
   slot = std::make_unique<device_rows>();
   slot->ids = ids;
@@ -107,7 +108,8 @@ class sort_grouping {
   explicit sort_grouping(rowscan::context const& ctx) : ctx_(ctx) {}
 
   /// Whether every row's id was below stations (the fold's test for the general path).
-  bool group(thrust::device_vector<station_id>& ids, thrust::device_vector<std::int16_t>& tenths, std::size_t stations) {
+  bool group(thrust::device_vector<station_id>& ids, thrust::device_vector<std::int16_t>& tenths,
+             std::size_t stations) {
     auto const n = ids.size();
     auto policy = ctx_.policy();
 #if ROWSCAN_HAS_CUB
@@ -124,30 +126,29 @@ class sort_grouping {
     auto readings = thrust::make_transform_iterator(thrust::device_pointer_cast(values.Current()),
                                                     rowscan::stations::reading_stats{});
     starts_.resize(stations + 1);
-    thrust::lower_bound(policy, sorted_ids, sorted_ids + static_cast<std::ptrdiff_t>(n),
-                        thrust::counting_iterator<std::uint32_t>(0),
-                        thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(stations + 1)),
-                        starts_.begin());
+    thrust::lower_bound(
+        policy, sorted_ids, sorted_ids + static_cast<std::ptrdiff_t>(n), thrust::counting_iterator<std::uint32_t>(0),
+        thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(stations + 1)), starts_.begin());
     reduced_.resize(stations);
     auto const* starts = raw(starts_);
     cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, readings, raw(reduced_), static_cast<std::int64_t>(stations),
-                                       starts, starts + 1, rowscan::stations::merge_stats{},
-                                       station_stats::identity(), ctx_.stream());
+                                       starts, starts + 1, rowscan::stations::merge_stats{}, station_stats::identity(),
+                                       ctx_.stream());
     temporary_.resize(std::max(temporary_.size(), bytes));
-    rowscan::check_cuda(cub::DeviceSegmentedReduce::Reduce(raw(temporary_), bytes, readings, raw(reduced_),
-                                                           static_cast<std::int64_t>(stations), starts, starts + 1,
-                                                           rowscan::stations::merge_stats{}, station_stats::identity(),
-                                                           ctx_.stream()),
-                        "reducing station readings failed");
+    rowscan::check_cuda(
+        cub::DeviceSegmentedReduce::Reduce(raw(temporary_), bytes, readings, raw(reduced_),
+                                           static_cast<std::int64_t>(stations), starts, starts + 1,
+                                           rowscan::stations::merge_stats{}, station_stats::identity(), ctx_.stream()),
+        "reducing station readings failed");
     return rowscan::read_back(starts_, stations, ctx_) == n;
 #else
     thrust::sort_by_key(policy, ids.begin(), ids.end(), tenths.begin());
     group_ids_.resize(stations + 1);
     reduced_.resize(stations + 1);
     auto readings = thrust::make_transform_iterator(tenths.begin(), rowscan::stations::reading_stats{});
-    auto const ends = thrust::reduce_by_key(policy, ids.begin(), ids.end(), readings, group_ids_.begin(),
-                                            reduced_.begin(), thrust::equal_to<station_id>{},
-                                            rowscan::stations::merge_stats{});
+    auto const ends =
+        thrust::reduce_by_key(policy, ids.begin(), ids.end(), readings, group_ids_.begin(), reduced_.begin(),
+                              thrust::equal_to<station_id>{}, rowscan::stations::merge_stats{});
     auto const groups = static_cast<std::size_t>(ends.first - group_ids_.begin());
     return groups == 0 || rowscan::read_back(group_ids_, groups - 1, ctx_) != rowscan::stations::needs_general_path;
 #endif

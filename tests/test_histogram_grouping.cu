@@ -98,8 +98,8 @@ void expect_reference(rows const& r, std::size_t stations) {
     rowscan::context ctx;
     histogram_grouper grouper(ctx, way);
     thrust::device_vector<station_stats> stats;
-    std::size_t const found = grouper.group(thrust::raw_pointer_cast(ids.data()), thrust::raw_pointer_cast(tenths.data()),
-                                            r.ids.size(), stations, stats);
+    std::size_t const found = grouper.group(thrust::raw_pointer_cast(ids.data()),
+                                            thrust::raw_pointer_cast(tenths.data()), r.ids.size(), stations, stats);
     EXPECT_EQ(found, counted);
     ASSERT_EQ(stats.size(), stations);
     thrust::host_vector<station_stats> const got = stats;
@@ -111,8 +111,8 @@ void expect_reference(rows const& r, std::size_t stations) {
                                      : (g.count == e.count && g.sum == e.sum && g.min == e.min && g.max == e.max);
       if (!same) {
         ++wrong;
-        ADD_FAILURE() << "station " << i << ": expected {" << e.min << ", " << e.max << ", " << e.sum << ", "
-                      << e.count << "}, got {" << g.min << ", " << g.max << ", " << g.sum << ", " << g.count << "}";
+        ADD_FAILURE() << "station " << i << ": expected {" << e.min << ", " << e.max << ", " << e.sum << ", " << e.count
+                      << "}, got {" << g.min << ", " << g.max << ", " << g.sum << ", " << g.count << "}";
       }
     }
   }
@@ -136,8 +136,13 @@ rows random_rows(std::uint32_t seed, std::size_t stations, std::size_t n) {
 }
 
 TEST(HistogramGrouping, RandomRowsMatchTheScalarLoop) {
-  struct shape { std::size_t stations, rows; };
-  for (shape s : std::vector<shape>{{1, 100}, {13, 5000}, {413, light<std::size_t>(200000, 20000)}, {10000, light<std::size_t>(100000, 20000)}}) {
+  struct shape {
+    std::size_t stations, rows;
+  };
+  for (shape s : std::vector<shape>{{1, 100},
+                                    {13, 5000},
+                                    {413, light<std::size_t>(200000, 20000)},
+                                    {10000, light<std::size_t>(100000, 20000)}}) {
     for (std::uint32_t seed : light<std::vector<std::uint32_t>>({1, 2, 3}, {1})) {
       SCOPED_TRACE("stations=" + std::to_string(s.stations) + " rows=" + std::to_string(s.rows) +
                    " seed=" + std::to_string(seed));

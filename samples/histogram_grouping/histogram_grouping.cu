@@ -200,4 +200,6 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return samples::run_sample("histogram_grouping", [&] { return run(argc, argv); }); }
+int main(int argc, char** argv) {
+  return samples::run_sample("histogram_grouping", [&] { return run(argc, argv); });
+}

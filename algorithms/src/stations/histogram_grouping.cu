@@ -21,8 +21,8 @@
 #include <algorithm>
 
 #if ROWSCAN_HAS_CUB
-#  include <cub/device/device_histogram.cuh>
-#  include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #endif
 
 namespace rowscan::stations {
@@ -79,9 +79,9 @@ void histogram_grouper::group_portable(station_id const* ids, std::int16_t const
 
   ctx_.grow(run_bins_, n);
   ctx_.grow(run_counts_, n);
-  auto const runs = thrust::reduce_by_key(policy, bins_.begin(), bins_.begin() + end,
-                                          thrust::constant_iterator<std::uint32_t>(1), run_bins_.begin(),
-                                          run_counts_.begin());
+  auto const runs =
+      thrust::reduce_by_key(policy, bins_.begin(), bins_.begin() + end, thrust::constant_iterator<std::uint32_t>(1),
+                            run_bins_.begin(), run_counts_.begin());
   auto const non_empty = runs.first - run_bins_.begin();
 
   // Runs are in bin order, so one station's runs are adjacent: one summary per station with rows.
@@ -90,9 +90,9 @@ void histogram_grouper::group_portable(station_id const* ids, std::int16_t const
   auto const run_stats = thrust::make_transform_iterator(
       thrust::make_zip_iterator(thrust::make_tuple(run_bins_.begin(), run_counts_.begin())), counted_bin_to_stats{});
   auto const run_stations = thrust::make_transform_iterator(run_bins_.begin(), station_of_bin{});
-  auto const groups = thrust::reduce_by_key(policy, run_stations, run_stations + non_empty, run_stats,
-                                            group_stations_.begin(), group_stats_.begin(),
-                                            thrust::equal_to<std::int32_t>{}, merge_stats{});
+  auto const groups =
+      thrust::reduce_by_key(policy, run_stations, run_stations + non_empty, run_stats, group_stations_.begin(),
+                            group_stats_.begin(), thrust::equal_to<std::int32_t>{}, merge_stats{});
   auto const found = groups.first - group_stations_.begin();
 
   // Stations without rows keep the identity; the sentinel's and no_bin's groups are left out.
@@ -113,10 +113,10 @@ void histogram_grouper::group_cub(station_id const* ids, std::int16_t const* ten
   std::size_t per_pass = options_.ids_per_pass;
   if (per_pass == 0) {
     std::size_t one_station = 0;
-    check_cuda(cub::DeviceHistogram::HistogramEven(nullptr, one_station, samples, static_cast<std::uint32_t*>(nullptr),
-                                                   bins_per_station + 1, 0, bins_per_station, samples_count,
-                                                   ctx_.stream()),
-               "sizing the station histogram failed");
+    check_cuda(
+        cub::DeviceHistogram::HistogramEven(nullptr, one_station, samples, static_cast<std::uint32_t*>(nullptr),
+                                            bins_per_station + 1, 0, bins_per_station, samples_count, ctx_.stream()),
+        "sizing the station histogram failed");
     per_pass = std::max<std::size_t>(1, options_.temporary_budget_bytes / std::max<std::size_t>(1, one_station));
   }
   per_pass = std::min(per_pass, stations);
@@ -129,8 +129,8 @@ void histogram_grouper::group_cub(station_id const* ids, std::int16_t const* ten
     std::int32_t const lower = static_cast<std::int32_t>(first) * bins_per_station;
     // Samples outside [lower, lower + bins) are not counted: other passes' stations, the sentinel, no_bin.
     std::size_t bytes = 0;
-    check_cuda(cub::DeviceHistogram::HistogramEven(nullptr, bytes, samples, raw(counts_), bins + 1, lower,
-                                                   lower + bins, samples_count, ctx_.stream()),
+    check_cuda(cub::DeviceHistogram::HistogramEven(nullptr, bytes, samples, raw(counts_), bins + 1, lower, lower + bins,
+                                                   samples_count, ctx_.stream()),
                "sizing the station histogram failed");
     ctx_.grow(temporary_, bytes);
     check_cuda(cub::DeviceHistogram::HistogramEven(raw(temporary_), bytes, samples, raw(counts_), bins + 1, lower,
