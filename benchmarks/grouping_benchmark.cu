@@ -110,9 +110,9 @@ class sort_grouping {
   /// Whether every row's id was below stations (the fold's test for the general path).
   bool group(thrust::device_vector<station_id>& ids, thrust::device_vector<std::int16_t>& tenths,
              std::size_t stations) {
-    auto const n = ids.size();
     auto policy = ctx_.policy();
 #if ROWSCAN_HAS_CUB
+    auto const n = ids.size();
     ids_other_.resize(n);
     tenths_other_.resize(n);
     cub::DoubleBuffer<station_id> keys(raw(ids), raw(ids_other_));
