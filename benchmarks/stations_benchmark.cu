@@ -12,6 +12,7 @@
 // an untimed warm-up pass, which also teaches the worker every station (the fast path's dictionary).
 //   ROWSCAN_BENCH_FILE   measurements file to load (default: generated, 2e8 rows under CUDA, 2e6 on CPU)
 //   ROWSCAN_BENCH_ROWS   rows to generate when no file is given
+//   ROWSCAN_BENCH_STATIONS  distinct stations to generate when no file is given (default 413)
 #include "timing.hpp"
 #include "rowscan/config.hpp"
 #include "rowscan/context.hpp"
@@ -72,7 +73,7 @@ int open_input() {
   ::unlink(path);
   rowscan::generate::measurements_options options;
   options.rows = static_cast<std::uint64_t>(env_number("ROWSCAN_BENCH_ROWS", default_rows));
-  options.stations = 413;
+  options.stations = static_cast<std::uint32_t>(env_number("ROWSCAN_BENCH_STATIONS", 413));
   rowscan::generate::write_measurements(fd, options);
   ::lseek(fd, 0, SEEK_SET);
   return fd;
