@@ -84,32 +84,6 @@ inline void record_run(io::input_file const& input, job::run_report const& run, 
   }
 }
 
-/// Folds one piece of a source with the workload, filling the record's counts and skipped lines.
-template <class Summary, class Options>
-Summary fold_piece(input_source const& source, input_piece const& piece, Options options,
-                   workload<Summary, Options> const& work, piece_record& record) {
-  std::optional<io::input_file> input;
-  auto const max_bytes = open_piece(source, piece, input, record);
-  if (!max_bytes) return work.empty;
-  options.max_input_bytes = *max_bytes;
-  Summary answer;
-  try {
-    answer = work.summarize(input->fd(), input->label(), options);
-  } catch (input_error const& e) {
-    if (auto failure = input->decode_failure()) throw error(*failure);
-    // Positions relative to the piece's first byte, as for the skipped lines (whoever places them adds
-    // record.begin), with the CRs that --crlf dropped before the line given back.
-    std::uint64_t const dropped = input->dropped_before_line(e.line() - 1);
-    if (dropped == 0) throw;
-    throw input_error(input->label(), e.line(), e.byte_offset() + dropped, e.why(), e.column(), e.quote());
-  } catch (...) {
-    if (auto failure = input->decode_failure()) throw error(*failure);
-    throw;
-  }
-  record_run(*input, answer, record);
-  return answer;
-}
-
 /// The error that ended a piece's fold, kept in its record instead of thrown: a bad line as
 /// record.bad_stop, anything else worded in full as record.failure.
 /// `input`, if given, is the piece's open input, whose --crlf CRs the bad line's byte offset does not count yet.
@@ -125,56 +99,6 @@ inline void record_failure(std::exception_ptr const& thrown, input_source const&
   } catch (std::exception const& e) {
     record.failure = e.what();
   }
-}
-
-/// fold_piece, with the error that ends the run kept in the record (record_failure): for pieces whose
-/// errors must wait for the earlier pieces' before one of them is the run's. The answer is then work.empty.
-template <class Summary, class Options>
-Summary fold_piece_recorded(input_source const& source, input_piece const& piece, Options const& options,
-                            workload<Summary, Options> const& work, piece_record& record) {
-  try {
-    return fold_piece(source, piece, options, work, record);
-  } catch (...) {
-    record_failure(std::current_exception(), source, record);
-  }
-  return work.empty;
-}
-
-/// Folds the pieces of a share one after another, in this process's one run at a time; their records
-/// go to `records`, up to the first that ends the run. With `rethrow`, that piece's error is thrown as
-/// the job threw it instead.
-template <class Summary, class Options>
-Summary fold_in_turn(std::vector<input_source> const& sources, std::vector<input_piece> const& share,
-                     Options const& options, workload<Summary, Options> const& work,
-                     std::vector<piece_record>& records, bool rethrow) {
-  Summary answer = work.empty;
-  std::uint64_t bytes_before = 0;  // of the earlier pieces, for the progress display
-  for (input_piece const& piece : share) {
-    Options piece_options = options;
-    if (options.progress) {
-      piece_options.progress = [&, before = bytes_before](std::uint64_t done) { options.progress(before + done); };
-    }
-    bytes_before += piece.end - piece.begin;
-    piece_record record;
-    input_source const& source = sources[piece.source];
-    Summary folded;
-    if (rethrow) {
-      try {
-        folded = fold_piece(source, piece, piece_options, work, record);
-      } catch (input_error const& e) {
-        // Placed in the file as place() places a recorded one: past a byte order mark (record.begin).
-        if (record.begin == 0) throw;
-        throw input_error(source_label(source), e.line(), e.byte_offset() + record.begin, e.why(), e.column(),
-                          e.quote());
-      }
-    } else {
-      folded = fold_piece_recorded(source, piece, piece_options, work, record);
-    }
-    answer = work.merge(std::move(answer), folded);
-    records.push_back(std::move(record));
-    if (records.back().bad_stop || records.back().failure) break;  // nothing later can matter
-  }
-  return answer;
 }
 
 }  // namespace rowscan::app

@@ -74,7 +74,7 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
   start_early_workers(early, sources, claims, options, work.on_engine(*how.early_engine));
   // However this ends, the early workers stop claiming and are waited for.
   struct stop_early_workers {
-    early_claims& early;
+    piece_queue& early;
     ~stop_early_workers() {
       early.stopped = true;
       if (early.runner.joinable()) early.runner.join();

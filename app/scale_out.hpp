@@ -13,6 +13,7 @@
 
 #include "rowscan/error.hpp"
 
+#include "claimed_pieces.hpp"
 #include "fold_piece.hpp"
 #include "hand_over.hpp"
 #include "inputs.hpp"

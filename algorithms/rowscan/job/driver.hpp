@@ -80,7 +80,8 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
 
 /// run_blocks over each input of `inputs` in turn with the same workers; each input's report goes to
 /// inputs.done, and `report` gets them added up (job::add_report), its skipped lines the last input's.
-/// Returns the last input's label (for errors after the run). Throws what run_blocks throws.
+/// options.progress hears the bytes of the whole sequence so far. Returns the last input's label (for
+/// errors after the run). Throws what run_blocks throws.
 std::string run_blocks_each(input_sequence& inputs, job_options const& options, block_layout const& layout,
                             std::vector<worker_slot> const& workers, run_report& report);
 

@@ -74,8 +74,8 @@ struct run_report {
   stage_times times;             ///< seconds per stage; exact with job_options::time_stages
 };
 
-/// Several inputs read in turn by the same workers, whose partial answers pile up across them (the
-/// pieces a host worker claims before the GPU takes the rest, app/early_workers.hpp).
+/// Several inputs read in turn by the same workers, whose partial answers pile up across them: the files
+/// of a list, or the pieces a host worker claims before the GPU takes the rest (app/claimed_pieces.hpp).
 class input_sequence {
  public:
   virtual ~input_sequence() = default;

@@ -399,13 +399,16 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
   int fd = -1;
   std::string label;
   std::uint64_t max_bytes = 0;
+  std::uint64_t before = 0;  // bytes of the inputs already read: progress counts the whole sequence
   while (inputs.next(fd, label, max_bytes)) {
     job_options one = options;
     one.max_input_bytes = max_bytes;
+    if (options.progress) one.progress = [&options, before](std::uint64_t done) { options.progress(before + done); };
     run_report input;
     input.chunk_size = report.chunk_size;
     run_blocks(fd, label, one, layout, workers, input);
     inputs.done(input);
+    before += input.bytes;
     add_report(report, input);
     report.skipped = std::move(input.skipped);
   }

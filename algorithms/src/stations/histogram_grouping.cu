@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Grouping by counting (rowscan/stations/histogram_grouping.hpp): a histogram over (id, tenth) bins,
 // then one reduction per station over its 1,999 bins.
-#include "rowscan/system.hpp"
 #include "rowscan/stations/histogram_grouping.hpp"
 
 #include "rowscan/read_back.hpp"

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/claimed_pieces.hpp: pieces of the input claimed from one queue in input order and folded by one
+// run of an engine, each piece an input of the run (job::input_sequence): a share's pieces one after
+// another (fold_in_turn), or the pieces an early worker claims (early_workers.hpp). One run keeps one
+// set of workers and what they learned (the stations dictionary) across every file of the list.
+#pragma once
+
+#include "fold_piece.hpp"
+#include "inputs.hpp"
+#include "input_outcome.hpp"
+
+#include "rowscan/error.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace rowscan::app {
+
+/// A queue of pieces in input order, which the workers that claim them share: one run folding them in
+/// turn (fold_in_turn), or the early workers of a hand-over (early_workers.hpp).
+struct piece_queue {
+  // Set before the workers start:
+  std::size_t count = 0;   ///< the pieces to claim
+  unsigned workers = 1;    ///< host workers to start
+  std::chrono::steady_clock::time_point start;  ///< the run's start: first-piece times count from it
+  // While they run:
+  std::atomic<std::size_t> next{0};     ///< the next piece to claim; a hand-over sets it to count
+  std::atomic<bool> stopped{false};     ///< a piece ended the run: nobody claims another
+  std::atomic<unsigned> claiming{0};    ///< workers still claiming pieces: set to workers before they start
+  std::thread runner;                   ///< early workers: starts them, waits for them, then fills the results
+};
+
+/// One run's inputs (job::input_sequence): the pieces it claims from the queue, opened in turn; each
+/// piece's record, and the worker's share of the work, kept as the piece is done.
+class claimed_pieces : public job::input_sequence {
+ public:
+  claimed_pieces(piece_queue& share, std::vector<input_source> const& sources,
+                 std::vector<input_piece> const& claims, std::vector<std::optional<piece_record>>& records,
+                 job::worker_share& figure)
+      : share_(share), sources_(sources), claims_(claims), records_(records), figure_(figure) {}
+
+  bool next(int& fd, std::string& label, std::uint64_t& max_bytes) override {
+    while (!share_.stopped) {
+      std::size_t const i = share_.next.fetch_add(1);
+      if (i >= claims_.size()) return false;
+      current_ = i;
+      record_ = piece_record{};
+      begin_ = std::chrono::steady_clock::now();
+      auto const bytes = open_piece(sources_[claims_[i].source], claims_[i], input_, record_);
+      if (!bytes) {  // a range inside one line: no line of its own
+        finish();
+        continue;
+      }
+      fd = input_->fd();
+      label = input_->label();
+      max_bytes = *bytes;
+      return true;
+    }
+    return false;
+  }
+
+  void done(job::run_report const& run) override {
+    record_run(*input_, run, record_);
+    figure_.blocks += run.chunks;
+    finish();
+  }
+
+  /// The piece being read ended the run with `thrown`: its record keeps the error (a compressed
+  /// input's cut, when there was one), and nobody claims another piece. False if no piece was being
+  /// read (the error is the worker's, not a piece's).
+  bool failed(std::exception_ptr const& thrown) {
+    if (!current_) return false;
+    auto const cut = input_ ? input_->decode_failure() : std::nullopt;
+    if (cut) {
+      record_.failure = *cut;
+    } else {
+      record_failure(thrown, sources_[claims_[*current_].source], record_, input_ ? &*input_ : nullptr);
+    }
+    share_.stopped = true;
+    finish();
+    return true;
+  }
+
+  /// Throws `thrown`, the error that ended the piece being read, as a run over that piece's whole file
+  /// throws it: a compressed input's cut instead of what it caused, and a bad line placed in the file
+  /// (the --crlf CRs dropped before it and a byte order mark counted in its byte offset).
+  [[noreturn]] void rethrow(std::exception_ptr const& thrown) {
+    if (!current_ || !input_) std::rethrow_exception(thrown);
+    if (auto const cut = input_->decode_failure()) throw error(*cut);
+    try {
+      std::rethrow_exception(thrown);
+    } catch (input_error const& e) {
+      std::uint64_t const dropped = input_->dropped_before_line(e.line() - 1);
+      if (dropped == 0 && record_.begin == 0) throw;
+      std::string const label = record_.begin != 0 ? source_label(sources_[claims_[*current_].source]) : input_->label();
+      throw input_error(label, e.line(), e.byte_offset() + dropped + record_.begin, e.why(), e.column(), e.quote());
+    }
+  }
+
+ private:
+  void finish() {
+    auto const now = std::chrono::steady_clock::now();
+    if (figure_.bytes == 0 && figure_.busy_seconds == 0) {
+      figure_.first_block_at = std::chrono::duration<double>(begin_ - share_.start).count();
+    }
+    figure_.bytes += record_.bytes;
+    figure_.busy_seconds += std::chrono::duration<double>(now - begin_).count();
+    records_[*current_] = std::move(record_);
+    current_.reset();
+    input_.reset();
+  }
+
+  piece_queue& share_;
+  std::vector<input_source> const& sources_;
+  std::vector<input_piece> const& claims_;
+  std::vector<std::optional<piece_record>>& records_;
+  job::worker_share& figure_;
+  std::optional<std::size_t> current_;  // the claim being read
+  piece_record record_;
+  std::optional<io::input_file> input_;
+  std::chrono::steady_clock::time_point begin_;
+};
+
+/// Folds the pieces of a share in input order, in one run of the workload's engine; their records go
+/// to `records`, up to the first that ends the run. With `rethrow`, that piece's error is thrown as a
+/// run over its file throws it (claimed_pieces::rethrow) instead of being kept in its record.
+template <class Summary, class Options>
+Summary fold_in_turn(std::vector<input_source> const& sources, std::vector<input_piece> const& share,
+                     Options const& options, workload<Summary, Options> const& work,
+                     std::vector<piece_record>& records, bool rethrow) {
+  piece_queue queue;
+  queue.count = share.size();
+  queue.claiming = 1;
+  queue.start = std::chrono::steady_clock::now();
+  std::vector<std::optional<piece_record>> placed(share.size());
+  job::worker_share figure;
+  claimed_pieces pieces(queue, sources, share, placed, figure);
+  Summary answer = work.empty;
+  try {
+    answer = work.summarize_each(pieces, options);
+  } catch (...) {
+    std::exception_ptr const thrown = std::current_exception();
+    if (rethrow) pieces.rethrow(thrown);
+    if (!pieces.failed(thrown)) throw;  // not a piece's error: the run's own
+  }
+  for (std::optional<piece_record>& record : placed) {
+    if (!record) break;  // a piece not reached: the run stopped before it
+    records.push_back(std::move(*record));
+    if (records.back().bad_stop || records.back().failure) break;  // nothing later can matter
+  }
+  return answer;
+}
+
+}  // namespace rowscan::app
