@@ -10,7 +10,7 @@
 #include "rowscan/io/input_file.hpp"
 
 #include "devices.hpp"
-#include "inputs.hpp"
+#include "rowscan/inputs/sources.hpp"
 #include "option_values.hpp"
 #include "output.hpp"
 
@@ -204,7 +204,7 @@ inline void add_job_options(cxxopts::Options& options, std::size_t min_chunk) {
 }
 
 /// How the FILE operands are read (--recursive, --crlf).
-inline input_settings input_settings_of(cxxopts::ParseResult const& args) {
+inline inputs::input_settings input_settings_of(cxxopts::ParseResult const& args) {
   return {args.count("recursive") > 0, args.count("crlf") > 0};
 }
 

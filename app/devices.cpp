@@ -3,7 +3,7 @@
 #include "devices.hpp"
 
 #include "command_line.hpp"
-#include "inputs.hpp"
+#include "rowscan/inputs/sources.hpp"
 #include "option_values.hpp"
 #include "ranks.hpp"
 #include "rowscan/error.hpp"
@@ -31,7 +31,7 @@ job::device_choice device_choice_option(cxxopts::ParseResult const& args) {
 /// a regular file; a pipe is unbounded.
 std::uint64_t known_input_bytes(std::vector<std::string> const& operands, bool recursive) {
   std::uint64_t total = 0;
-  for (input_source const& source : resolve_inputs(operands, {recursive, false}).sources) {
+  for (inputs::input_source const& source : inputs::resolve_inputs(operands, {recursive, false}).sources) {
     std::uint64_t bytes = source.size;
     if (source.path == "-") {
       struct stat status {};
@@ -62,8 +62,8 @@ void use_chosen_gpu(cxxopts::ParseResult const& args, engine const& on) {
   if (on.on_gpu()) on.use(device_choice_option(args).gpu_index);
 }
 
-std::optional<hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker, std::size_t chunk_size) {
-  hand_over how;
+std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker, std::size_t chunk_size) {
+  inputs::hand_over how;
   how.early_engine = host_engine();
   how.workers = std::min(job::host_worker_count(), job::max_early_workers);
   how.claim_bytes = chunk_size == 0 ? job::early_claim_bytes : std::min<std::uint64_t>(chunk_size, job::early_claim_bytes);

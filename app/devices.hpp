@@ -3,7 +3,7 @@
 // the rules).
 #pragma once
 
-#include "hand_over.hpp"
+#include "rowscan/inputs/hand_over.hpp"
 
 #include "rowscan/engine.hpp"
 
@@ -32,11 +32,11 @@ engine const* chosen_engine();
 /// hand-over such as --explain.
 void use_chosen_gpu(cxxopts::ParseResult const& args, engine const& on);
 
-/// The hand-over of a job run by `taker` (hand_over.hpp), if it has one: under --devices cpu+gpu with a
+/// The hand-over of a job run by `taker` (rowscan/inputs/hand_over.hpp), if it has one: under --devices cpu+gpu with a
 /// GPU engine and one process (MPI ranks share a node's cores already), or in any build when a test
 /// forces one with --hand-over-after K. chunk_size is the job's option (0: the default). A GPU taker
 /// is started here too: in the hand-over's get_ready, so that host workers fold while the context is
 /// made, or now when there is no hand-over.
-std::optional<hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker, std::size_t chunk_size);
+std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker, std::size_t chunk_size);
 
 }  // namespace rowscan::app

@@ -14,7 +14,7 @@
 #include "ranks.hpp"
 #include "scale_out.hpp"
 #include "stats.hpp"
-#include "workloads.hpp"
+#include "rowscan/inputs/workloads.hpp"
 #include "output.hpp"
 
 #include <cxxopts.hpp>
@@ -91,7 +91,7 @@ int lineitem_command(int argc, char** argv) {
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
   auto const hand = hand_over_choice(args, on, opts.chunk_size);
-  auto const answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, lineitem_workload(on, opts.suppkey_below), &ranks_report,
+  auto const answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, inputs::lineitem_workload(on, opts.suppkey_below), &ranks_report,
                                        [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   if (!answer) return success;  // not rank 0: rank 0 writes the answer

@@ -3,6 +3,8 @@
 // (exit 2) that names its option: `--chunk-size: '1e6' is not a size (bytes, or with K, M or G: 64M)`.
 #pragma once
 
+#include "rowscan/error.hpp"
+
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
@@ -13,10 +15,7 @@
 namespace rowscan::app {
 
 /// A usage error: a missing, unknown or malformed option. main prints it and exits with 2.
-class usage_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using rowscan::usage_error;
 
 /// A size in bytes: digits, optionally followed by K, M or G (also KiB, MiB, GiB, KB, MB, GB; any
 /// case), every suffix binary: 1K = 1KB = 1KiB = 1024, 64M = 64MB = 67,108,864. Throws usage_error naming option unless it is one from min to max.

@@ -39,7 +39,7 @@ void decode_report(wire_reader& in, job::run_report& r) {
 
 }  // namespace
 
-void encode(wire_writer& out, placed_line const& line) {
+void encode(wire_writer& out, inputs::placed_line const& line) {
   out.text(line.label);
   out.number(line.line);
   out.number(line.byte);
@@ -48,7 +48,7 @@ void encode(wire_writer& out, placed_line const& line) {
   out.text(line.quote);
 }
 
-void decode(wire_reader& in, placed_line& line) {
+void decode(wire_reader& in, inputs::placed_line& line) {
   line.label = in.text();
   line.line = in.number();
   line.byte = in.number();
@@ -116,44 +116,44 @@ void decode(wire_reader& in, lineitem::summary& s) {
   }
 }
 
-void encode(wire_writer& out, input_outcome const& o) {
+void encode(wire_writer& out, inputs::input_outcome const& o) {
   out.number(o.bytes);
   out.number(o.lines);
   out.number(o.skipped);
   out.number(o.first_skipped.size());
-  for (placed_line const& line : o.first_skipped) encode(out, line);
+  for (inputs::placed_line const& line : o.first_skipped) encode(out, line);
   out.number(o.stop ? 1 : 0);
   if (o.stop) out.text(*o.stop);
 }
 
-void decode(wire_reader& in, input_outcome& o) {
+void decode(wire_reader& in, inputs::input_outcome& o) {
   o.bytes = in.number();
   o.lines = in.number();
   o.skipped = in.number();
   o.first_skipped.resize(in.number());
-  for (placed_line& line : o.first_skipped) decode(in, line);
+  for (inputs::placed_line& line : o.first_skipped) decode(in, line);
   o.stop.reset();
   if (in.number() != 0) o.stop = in.text();
 }
 
-void encode(wire_writer& out, piece_record const& r) {
+void encode(wire_writer& out, inputs::piece_record const& r) {
   for (std::uint64_t n : {std::uint64_t{r.source}, r.begin, r.bytes, r.lines, r.skipped}) out.number(n);
   out.number(r.first_skipped.size());
-  for (placed_line const& line : r.first_skipped) encode(out, line);
+  for (inputs::placed_line const& line : r.first_skipped) encode(out, line);
   out.number(r.bad_stop ? 1 : 0);
   if (r.bad_stop) encode(out, *r.bad_stop);
   out.number(r.failure ? 1 : 0);
   if (r.failure) out.text(*r.failure);
 }
 
-void decode(wire_reader& in, piece_record& r) {
+void decode(wire_reader& in, inputs::piece_record& r) {
   r.source = in.number();
   r.begin = in.number();
   r.bytes = in.number();
   r.lines = in.number();
   r.skipped = in.number();
   r.first_skipped.resize(in.number());
-  for (placed_line& line : r.first_skipped) decode(in, line);
+  for (inputs::placed_line& line : r.first_skipped) decode(in, line);
   r.bad_stop.reset();
   if (in.number() != 0) decode(in, r.bad_stop.emplace());
   r.failure.reset();

@@ -42,14 +42,14 @@ class null_buffer : public std::streambuf {
   int overflow(int c) override { return traits_type::not_eof(c); }
 };
 
-/// line_origin as MPI sees it: four 64-bit words (empty, first, last, lines).
+/// A line_origin as MPI sees it: four 64-bit words (empty, first, last, lines).
 void combine_origins(void* in, void* inout, int* len, MPI_Datatype*) {
   auto const* earlier = static_cast<std::uint64_t const*>(in);
   auto* later = static_cast<std::uint64_t*>(inout);
   for (int i = 0; i < *len; ++i, earlier += 4, later += 4) {
-    line_origin const a{earlier[0] != 0, earlier[1], earlier[2], earlier[3]};
-    line_origin const b{later[0] != 0, later[1], later[2], later[3]};
-    line_origin const both = then(a, b);  // MPI passes the lower ranks' value as `in`
+    inputs::line_origin const a{earlier[0] != 0, earlier[1], earlier[2], earlier[3]};
+    inputs::line_origin const b{later[0] != 0, later[1], later[2], later[3]};
+    inputs::line_origin const both = then(a, b);  // MPI passes the lower ranks' value as `in`
     later[0] = both.empty ? 1 : 0;
     later[1] = both.first_source;
     later[2] = both.last_source;
@@ -131,7 +131,7 @@ std::string broadcast(std::string const& bytes) {
   return out;
 }
 
-line_origin lines_before(line_origin const& mine) {
+inputs::line_origin lines_before(inputs::line_origin const& mine) {
   if (count() == 1) return {};
   std::uint64_t in[4] = {mine.empty ? 1u : 0u, mine.first_source, mine.last_source, mine.lines_in_last};
   std::uint64_t out[4] = {1, 0, 0, 0};  // rank 0's result is undefined in MPI: it is the identity

@@ -9,7 +9,7 @@ int finish(int code) { return code; }
 int rank() { return 0; }
 int count() { return 1; }
 std::string broadcast(std::string const& bytes) { return bytes; }
-line_origin lines_before(line_origin const&) { return {}; }
+inputs::line_origin lines_before(inputs::line_origin const&) { return {}; }
 std::string merge_to_root(std::string mine, std::function<std::string(std::string const&, std::string const&)> const&) {
   return mine;
 }

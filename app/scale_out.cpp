@@ -9,10 +9,10 @@
 
 namespace rowscan::app {
 
-std::vector<input_source> shared_sources(std::vector<std::string> const& operands, input_settings const& settings) {
+std::vector<inputs::input_source> shared_sources(std::vector<std::string> const& operands, inputs::input_settings const& settings) {
   auto resolve = [&] {
-    resolved_inputs resolved = resolve_inputs(operands, settings);
-    std::cerr << skipped_directories_warning(resolved.skipped_directories);
+    inputs::resolved_inputs resolved = inputs::resolve_inputs(operands, settings);
+    std::cerr << inputs::skipped_directories_warning(resolved.skipped_directories);
     return std::move(resolved.sources);
   };
   if (ranks::count() == 1) return resolve();
@@ -47,31 +47,31 @@ std::vector<input_source> shared_sources(std::vector<std::string> const& operand
   return decode_sources(text);
 }
 
-line_origin origin_of(std::vector<piece_record> const& records) {
-  line_origin out;
-  for (piece_record const& r : records) out = then(out, line_origin{false, r.source, r.source, r.lines});
+inputs::line_origin origin_of(std::vector<inputs::piece_record> const& records) {
+  inputs::line_origin out;
+  for (inputs::piece_record const& r : records) out = then(out, inputs::line_origin{false, r.source, r.source, r.lines});
   return out;
 }
 
-input_outcome place(std::vector<piece_record> const& records, line_origin const& before) {
-  input_outcome out;
-  line_origin so_far = before;  // the pieces before the next, for its file's line numbers
-  for (piece_record const& r : records) {
+inputs::input_outcome place(std::vector<inputs::piece_record> const& records, inputs::line_origin const& before) {
+  inputs::input_outcome out;
+  inputs::line_origin so_far = before;  // the pieces before the next, for its file's line numbers
+  for (inputs::piece_record const& r : records) {
     std::uint64_t const lines_before = so_far.lines_before(r.source);
-    auto placed = [&](placed_line line) {
+    auto placed = [&](inputs::placed_line line) {
       line.line += lines_before;
       line.byte += r.begin;
       return line;
     };
-    input_outcome piece;
+    inputs::input_outcome piece;
     piece.bytes = r.bytes;
     piece.lines = r.lines;
     piece.skipped = r.skipped;
-    for (placed_line const& line : r.first_skipped) piece.skip(placed(line));
+    for (inputs::placed_line const& line : r.first_skipped) piece.skip(placed(line));
     if (r.bad_stop) piece.stop = placed(*r.bad_stop).as_error().what();
     if (r.failure) piece.stop = *r.failure;
     out = then(std::move(out), piece);
-    so_far = then(so_far, line_origin{false, r.source, r.source, r.lines});
+    so_far = then(so_far, inputs::line_origin{false, r.source, r.source, r.lines});
   }
   return out;
 }
@@ -104,15 +104,39 @@ void print_rank_figures(char const* command, scale_out_report const& report) {
                report.merge_seconds * 1e3);
 }
 
-std::uint64_t share_bytes(std::vector<input_source> const& sources, std::vector<input_piece> const& share) {
+std::uint64_t share_bytes(std::vector<inputs::input_source> const& sources, std::vector<inputs::input_piece> const& share) {
   std::uint64_t bytes = 0;
-  for (input_piece const& piece : share) {
+  for (inputs::input_piece const& piece : share) {
     if (sources[piece.source].path == "-") return 0;
     if (!sources[piece.source].splittable && sources[piece.source].size == 0) continue;  // an empty file
     if (!sources[piece.source].splittable) return 0;  // compressed: its text's size is unknown
     bytes += piece.end - piece.begin;
   }
   return bytes;
+}
+
+std::string encode_sources(std::vector<inputs::input_source> const& sources) {
+  wire_writer out;
+  out.number(sources.size());
+  for (inputs::input_source const& s : sources) {
+    out.text(s.path);
+    out.number(s.size);
+    out.number(s.splittable ? 1 : 0);
+    out.number(s.crlf ? 1 : 0);
+  }
+  return out.bytes();
+}
+
+std::vector<inputs::input_source> decode_sources(std::string const& bytes) {
+  wire_reader in(bytes);
+  std::vector<inputs::input_source> sources(in.number());
+  for (inputs::input_source& s : sources) {
+    s.path = in.text();
+    s.size = in.number();
+    s.splittable = in.number() != 0;
+    s.crlf = in.number() != 0;
+  }
+  return sources;
 }
 
 }  // namespace rowscan::app

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // app/scale_out.hpp: a workload over many inputs and many processes. The FILE operands are resolved
 // into sources (inputs.hpp); each rank folds its share, piece by piece, with the workload's summarize
-// (the job driver); the pieces' bad lines are placed in their files (input_outcome.hpp), and the
+// (the job driver); the pieces' bad lines are placed in their files (rowscan/inputs/outcome.hpp), and the
 // ranks' partial answers merge in a tree to rank 0 (ranks.hpp), which alone gets the answer.
 //
 //   operands -resolve (rank 0), broadcast-> sources -share_of-> pieces -summarize-> partial answers
-//   -merge (in the rank)-> the rank's answer -MPI_Exscan of line_origin-> placed outcome
+//   -merge (in the rank)-> the rank's answer -MPI_Exscan of inputs::line_origin-> placed outcome
 //   -merge_to_root(then, merge)-> rank 0: the answer, or the first error in input order
 //
 // Without mpirun there is one rank and no MPI call is made; errors then propagate as they are thrown.
@@ -13,11 +13,7 @@
 
 #include "rowscan/error.hpp"
 
-#include "claimed_pieces.hpp"
-#include "fold_piece.hpp"
-#include "hand_over.hpp"
-#include "inputs.hpp"
-#include "input_outcome.hpp"
+#include "rowscan/inputs/fold_share.hpp"
 #include "partial_wire.hpp"
 #include "ranks.hpp"
 
@@ -29,6 +25,11 @@
 #include <vector>
 
 namespace rowscan::app {
+
+/// Sources as bytes and back (rank 0 resolves; the others receive its list).
+std::string encode_sources(std::vector<inputs::input_source> const& sources);
+std::vector<inputs::input_source> decode_sources(std::string const& bytes);
+
 
 /// --stats under MPI: what each rank read and how long it took, and the merge.
 struct rank_figures {
@@ -43,14 +44,14 @@ struct scale_out_report {
 
 /// The sources, resolved by rank 0 and sent to every rank; on every rank the same usage_error or
 /// rowscan::error when they cannot be resolved.
-/// Prints the warning about skipped subdirectories (skipped_directories_warning) once, on rank 0.
-std::vector<input_source> shared_sources(std::vector<std::string> const& operands, input_settings const& settings);
+/// Prints the warning about skipped subdirectories (inputs::skipped_directories_warning) once, on rank 0.
+std::vector<inputs::input_source> shared_sources(std::vector<std::string> const& operands, inputs::input_settings const& settings);
 
-/// The line_origin of a rank's records: which sources they cover and the last one's lines.
-line_origin origin_of(std::vector<piece_record> const& records);
+/// The inputs::line_origin of a rank's records: which sources they cover and the last one's lines.
+inputs::line_origin origin_of(std::vector<inputs::piece_record> const& records);
 
 /// The records placed in their files, given the origin of the pieces before them.
-input_outcome place(std::vector<piece_record> const& records, line_origin const& before);
+inputs::input_outcome place(std::vector<inputs::piece_record> const& records, inputs::line_origin const& before);
 
 /// The rank's figures sent to rank 0 (--stats).
 std::vector<rank_figures> gather_figures(rank_figures const& mine);
@@ -59,36 +60,30 @@ std::vector<rank_figures> gather_figures(rank_figures const& mine);
 void print_rank_figures(char const* command, scale_out_report const& report);
 
 /// The bytes of a share, or 0 when one of its pieces' text size is unknown (compressed, a stream).
-std::uint64_t share_bytes(std::vector<input_source> const& sources, std::vector<input_piece> const& share);
+std::uint64_t share_bytes(std::vector<inputs::input_source> const& sources, std::vector<inputs::input_piece> const& share);
 
 /// The answer of the operands' inputs, on rank 0 (nothing on the other ranks). total_known, if given,
 /// hears the size of this rank's share once it is known (0 if a piece is compressed or a stream). Throws the run's error
 /// on rank 0: the first in input order, whichever rank found it; with one rank and no hand-over, as the
 /// job threw it. With `hand`, each rank's share is folded by host workers and handed over to the GPU
-/// (hand_over.hpp).
+/// (rowscan/inputs/hand_over.hpp).
 template <class Summary, class Options>
-std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands, input_settings const& settings,
+std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands, inputs::input_settings const& settings,
                                         Options const& options,
-                                        workload<Summary, Options> const& work, scale_out_report* report = nullptr,
+                                        inputs::workload<Summary, Options> const& work, scale_out_report* report = nullptr,
                                         std::function<void(std::uint64_t)> const& total_known = {},
-                                        hand_over const* hand = nullptr) {
+                                        inputs::hand_over const* hand = nullptr) {
   auto const start = std::chrono::steady_clock::now();
-  std::vector<input_source> const sources = shared_sources(operands, settings);
-  std::vector<input_piece> const share = share_of(sources, ranks::rank(), ranks::count());
+  std::vector<inputs::input_source> const sources = shared_sources(operands, settings);
+  std::vector<inputs::input_piece> const share = inputs::share_of(sources, ranks::rank(), ranks::count());
   if (total_known) total_known(share_bytes(sources, share));
   bool const alone = ranks::count() == 1;
 
-  Summary answer = work.empty;
-  std::vector<piece_record> records;
-  if (hands_over(hand, sources, share)) {
-    answer = fold_handing_over(sources, share, options, work, *hand, records);
-  } else {
-    if (hand != nullptr && hand->get_ready) hand->get_ready();  // the taker alone (its GPU made current)
-    answer = fold_in_turn(sources, share, options, work, records, alone);
-  }
+  std::vector<inputs::piece_record> records;
+  Summary answer = inputs::fold_share(sources, share, options, work, hand, records, alone);
   double const fold_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  input_outcome outcome = place(records, ranks::lines_before(origin_of(records)));
+  inputs::input_outcome outcome = place(records, ranks::lines_before(origin_of(records)));
   if (report != nullptr) report->ranks = gather_figures({outcome.bytes, outcome.lines, fold_seconds});
   if (!alone) {
     ranks::barrier();  // the merge's time starts when every rank has folded its share
@@ -98,7 +93,7 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
     encode(mine, answer);
     std::string const merged = ranks::merge_to_root(mine.bytes(), [&](std::string const& a, std::string const& b) {
       wire_reader earlier(a), later(b);
-      input_outcome first, second;
+      inputs::input_outcome first, second;
       Summary x, y;
       decode(earlier, first);
       decode(earlier, x);

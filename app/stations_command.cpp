@@ -14,7 +14,7 @@
 #include "ranks.hpp"
 #include "scale_out.hpp"
 #include "stats.hpp"
-#include "workloads.hpp"
+#include "rowscan/inputs/workloads.hpp"
 
 #include <cxxopts.hpp>
 
@@ -97,7 +97,7 @@ int stations_command(int argc, char** argv) {
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
   auto const hand = hand_over_choice(args, on, opts.chunk_size);
-  auto answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, stations_workload(on), &ranks_report,
+  auto answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, inputs::stations_workload(on), &ranks_report,
                                  [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   if (!answer) return success;  // not rank 0: rank 0 writes the answer

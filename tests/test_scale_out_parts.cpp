@@ -6,8 +6,8 @@
 #include "rowscan/lineitem/merge_summaries.hpp"
 #include "rowscan/stations/merge_summaries.hpp"
 
-#include "input_outcome.hpp"
-#include "inputs.hpp"
+#include "rowscan/inputs/outcome.hpp"
+#include "rowscan/inputs/sources.hpp"
 #include "partial_wire.hpp"
 
 #include "support/stations_text.hpp"
@@ -122,7 +122,7 @@ TEST(MergeSummaries, LineitemAddsEveryThreshold) {
   EXPECT_THROW(lineitem::merge_summaries(a, lineitem::empty_summary({10})), rowscan::error);
 }
 
-bool same(app::line_origin const& a, app::line_origin const& b) {
+bool same(inputs::line_origin const& a, inputs::line_origin const& b) {
   if (a.empty || b.empty) return a.empty == b.empty;
   return a.first_source == b.first_source && a.last_source == b.last_source && a.lines_in_last == b.lines_in_last;
 }
@@ -132,20 +132,20 @@ TEST(LineOrigin, IsAMonoidThatRestartsWithEachFile) {
   // Origins of consecutive pieces: each starts in the file where the one before ended, or a later one.
   std::uint64_t file = 0;
   auto next_origin = [&] {
-    if (rng() % 5 == 0) return app::line_origin{};
+    if (rng() % 5 == 0) return inputs::line_origin{};
     std::uint64_t const first = file + rng() % 2;
     file = first + rng() % 2;
-    return app::line_origin{false, first, file, rng() % 100};
+    return inputs::line_origin{false, first, file, rng() % 100};
   };
   for (int trial = 0; trial < 2000; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     auto const a = next_origin(), b = next_origin(), c = next_origin();
     EXPECT_TRUE(same(then(then(a, b), c), then(a, then(b, c))));
-    EXPECT_TRUE(same(then(a, app::line_origin{}), a));
-    EXPECT_TRUE(same(then(app::line_origin{}, a), a));
+    EXPECT_TRUE(same(then(a, inputs::line_origin{}), a));
+    EXPECT_TRUE(same(then(inputs::line_origin{}, a), a));
   }
   // a.txt's 3 lines, then 4 more of a.txt: 7; then b.txt: it starts again.
-  app::line_origin const a3{false, 0, 0, 3}, a4{false, 0, 0, 4}, b2{false, 1, 1, 2};
+  inputs::line_origin const a3{false, 0, 0, 3}, a4{false, 0, 0, 4}, b2{false, 1, 1, 2};
   EXPECT_EQ(then(a3, a4).lines_before(0), 7u);
   EXPECT_EQ(then(then(a3, a4), b2).lines_before(1), 2u);
   EXPECT_EQ(then(then(a3, a4), b2).lines_before(2), 0u);
@@ -153,7 +153,7 @@ TEST(LineOrigin, IsAMonoidThatRestartsWithEachFile) {
 
 TEST(InputOutcome, IsOrderedAndTheFirstStopWins) {
   auto piece = [](std::uint64_t lines, std::vector<std::uint64_t> const& bad, bool stop) {
-    app::input_outcome o;
+    inputs::input_outcome o;
     o.lines = lines;
     o.bytes = lines * 10;
     for (std::uint64_t line : bad) {
@@ -163,12 +163,12 @@ TEST(InputOutcome, IsOrderedAndTheFirstStopWins) {
     if (stop) o.stop = "f:" + std::to_string(lines) + ": stop";
     return o;
   };
-  std::vector<app::input_outcome> const parts = {piece(3, {1, 2}, false), piece(4, {3, 4, 5}, false),
+  std::vector<inputs::input_outcome> const parts = {piece(3, {1, 2}, false), piece(4, {3, 4, 5}, false),
                                                  piece(2, {6}, true), piece(5, {7}, true)};
   std::mt19937 rng(3);
   for (int trial = 0; trial < 50; ++trial) {
     auto const merged = merge_bracketed(parts, 0, parts.size(), rng,
-                                        [](app::input_outcome a, app::input_outcome const& b) { return then(std::move(a), b); });
+                                        [](inputs::input_outcome a, inputs::input_outcome const& b) { return then(std::move(a), b); });
     EXPECT_EQ(merged.skipped, 6u);
     ASSERT_EQ(merged.first_skipped.size(), 5u);
     EXPECT_EQ(merged.first_skipped[4].line, 5u);
@@ -206,7 +206,7 @@ TEST(Shares, PartitionTheInputInOrderForEveryRankCount) {
   std::mt19937 rng(5);
   for (int trial = 0; trial < 200; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
-    std::vector<app::input_source> sources;
+    std::vector<inputs::input_source> sources;
     for (std::size_t n = rng() % 6; n > 0; --n) {
       std::uint64_t const size = rng() % 4 == 0 ? 0 : rng() % 1000;
       sources.push_back({"f" + std::to_string(sources.size()), size, size > 0 && rng() % 3 != 0});
@@ -216,7 +216,7 @@ TEST(Shares, PartitionTheInputInOrderForEveryRankCount) {
     std::vector<std::pair<std::size_t, std::uint64_t>> covered;  // (source, byte)
     std::vector<std::size_t> whole_seen(sources.size(), 0);
     for (int r = 0; r < ranks; ++r) {
-      for (app::input_piece const& p : app::share_of(sources, r, ranks)) {
+      for (inputs::input_piece const& p : inputs::share_of(sources, r, ranks)) {
         if (!sources[p.source].splittable) {
           EXPECT_TRUE(p.whole);
           ++whole_seen[p.source];
@@ -246,7 +246,7 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   lineitem::summary l = lineitem::empty_summary({1, 2});
   l.answers[1].sum_cents = (lineitem::uint128{1} << 90) + 1;
   l.rows = 9;
-  app::input_outcome o;
+  inputs::input_outcome o;
   o.skipped = 2;
   o.skip({"x.txt", 3, 40, "why", 7, "\"line\""});
   o.stop = "x.txt:9: byte 90: stop";
@@ -257,7 +257,7 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   app::wire_reader in(out.bytes());
   stations::summary s2;
   lineitem::summary l2;
-  app::input_outcome o2;
+  inputs::input_outcome o2;
   decode(in, s2);
   decode(in, l2);
   decode(in, o2);

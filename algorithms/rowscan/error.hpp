@@ -11,6 +11,12 @@
 namespace rowscan {
 
 /// Any failure rowscan reports to its user: the message is one line, ready to print after "rowscan: error: ".
+/// A usage error: a missing, unknown or malformed option or operand. The CLI prints it and exits with 2.
+class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

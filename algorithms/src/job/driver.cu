@@ -3,6 +3,7 @@
 #include "rowscan/job/driver.hpp"
 
 #include "rowscan/context.hpp"
+#include "rowscan/cuda_check.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/io/pinned_memory.hpp"
@@ -19,6 +20,7 @@
 #include <array>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -29,6 +31,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #if !ROWSCAN_HAS_CUB
@@ -82,36 +85,124 @@ void add_overlong_line(tally& here, block_worker const& worker, std::string cons
   here.stop = overlong;
 }
 
-#if !ROWSCAN_HAS_CUB
-/// The host systems' workers: each folds on a thread of its own, one whole block at a time, with
-/// OpenMP held to one thread inside it (the parallelism is across blocks). hand_out() lends an idle
-/// worker the reader's block itself (no copy: the reader lends every worker a block, followed by the
-/// padding the workload reads), and the worker gives it back when it is folded; the tallies come back
-/// by block number, to be merged in input order.
-class host_workers {
+/// A stage of the driver's own thread (reading, handing out): host time only, so it waits for no
+/// worker's device, whose stages are timed on the worker's thread.
+class driver_stage {
  public:
-  host_workers(std::vector<worker_slot> const& slots, io::chunked_reader& reader, std::string const& label,
-               std::size_t chunk_size, std::chrono::steady_clock::time_point run_start, std::uint64_t first_byte)
-      : reader_(reader), label_(label), chunk_size_(chunk_size), run_start_(run_start), first_byte_(first_byte) {
+  driver_stage(stage_times* times, char const* name) : times_(times), name_(name), start_(std::chrono::steady_clock::now()) {}
+  ~driver_stage() {
+    if (times_ != nullptr) times_->add(name_, seconds_since(start_));
+  }
+  driver_stage(driver_stage const&) = delete;
+  driver_stage& operator=(driver_stage const&) = delete;
+
+ private:
+  stage_times* times_;
+  char const* name_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// A block handed to a worker: the reader's block, lent until the worker gives it back.
+struct block_task {
+  std::size_t index = 0;          // in input order
+  char const* text = nullptr;     // the reader's block
+  std::size_t size = 0;
+  std::uint64_t file_offset = 0;  // where the block starts in its file
+  std::uint64_t reader_block = 0;
+  int slot = 0;                   // the device slot its copy went to (a GPU's feed)
+};
+
+#if ROWSCAN_HAS_CUB
+/// How a GPU worker's blocks reach its memory: each is copied into one of two device slots on a stream
+/// of its own (io::text_uploader) while the worker folds the other, so it holds two blocks at once.
+class block_feed {
+ public:
+  static constexpr std::size_t depth = io::text_uploader::slots;  ///< blocks a worker holds at once
+  static constexpr bool in_place = false;  ///< the reader's block may go back once its copy has landed
+
+  block_feed(context const& ctx, std::size_t padding) : ctx_(ctx), uploader_(ctx), padding_(padding) {}
+
+  /// Starts copying the block's text to the device.
+  void start(block_task& block) {
+    block.slot = next_slot_;
+    next_slot_ ^= 1;
+    thrust::device_vector<char>& slot = slots_[block.slot];
+    if (slot.size() < block.size + padding_) slot.resize(block.size + padding_);  // grows to the largest block
+    uploader_.upload(block.slot, thrust::raw_pointer_cast(slot.data()), block.text, block.size);
+  }
+  /// Waits for the block's copy (the reader's block may then go back) and returns its device text,
+  /// which the device work enqueued from now on may read.
+  char const* arrive(block_task const& block) {
+    {
+      stage_scope s(ctx_, hand_over_stage);
+      uploader_.host_waits_for(block.slot);
+    }
+    uploader_.device_waits_for(block.slot);
+    return thrust::raw_pointer_cast(slots_[block.slot].data());
+  }
+  /// The device work enqueued so far is the last to read the block's slot.
+  void folded(block_task const& block) { uploader_.consumed(block.slot); }
+
+ private:
+  context const& ctx_;
+  io::text_uploader uploader_;
+  std::array<thrust::device_vector<char>, io::text_uploader::slots> slots_;
+  std::size_t padding_;
+  int next_slot_ = 0;
+};
+#else
+/// How a host worker's blocks reach its memory: they are there already. It folds the reader's block
+/// where it lies (the reader pads it as the workload asks), one at a time.
+class block_feed {
+ public:
+  static constexpr std::size_t depth = 1;  ///< blocks a worker holds at once
+  static constexpr bool in_place = true;   ///< the reader's block is the text the worker folds
+
+  block_feed(context const&, std::size_t) {}
+  void start(block_task&) {}
+  char const* arrive(block_task const& block) { return block.text; }
+  void folded(block_task const&) {}
+};
+#endif
+
+/// The run's workers, each on a thread of its own, fed from one queue in input order. The driver's
+/// thread reads the blocks and hands each to a worker with room for it (hand_out); a worker folds its
+/// blocks in the order it got them (a GPU worker takes the next one while it folds, so that its copy
+/// overlaps the fold: block_feed::depth), gives each back to the reader, and its tally comes back by
+/// block number, to be merged in input order. Host workers hold OpenMP to one thread inside them (the
+/// parallelism is across blocks).
+class block_workers {
+ public:
+  block_workers(std::vector<worker_slot> const& slots, io::chunked_reader& reader, std::string const& label,
+                std::size_t chunk_size, std::size_t padding, std::chrono::steady_clock::time_point run_start,
+                std::uint64_t first_byte)
+      : reader_(reader), label_(label), chunk_size_(chunk_size), padding_(padding), run_start_(run_start),
+        first_byte_(first_byte) {
+#if ROWSCAN_HAS_CUB
+    check_cuda(cudaGetDevice(&device_), "cannot tell the current GPU");  // each worker's thread uses it too
+#endif
     for (worker_slot const& slot : slots) workers_.push_back(std::make_unique<state>(slot));
     try {
       for (auto& w : workers_) w->thread = std::thread([this, &w = *w] { run(w); });
     } catch (std::system_error const& e) {
       // The system refused a thread (a low `ulimit -v` or -u): stop those that started, then say so.
       stop();
-      throw error("cannot start " + std::to_string(workers_.size()) + " host workers (" + e.what() +
+      throw error("cannot start " + std::to_string(workers_.size()) + " worker threads (" + e.what() +
                   "); give a smaller --threads, or raise the process's limits (ulimit -v, ulimit -u)");
     }
   }
-  ~host_workers() { stop(); }
-  host_workers(host_workers const&) = delete;
-  host_workers& operator=(host_workers const&) = delete;
+  ~block_workers() { stop(); }
+  block_workers(block_workers const&) = delete;
+  block_workers& operator=(block_workers const&) = delete;
 
-  /// Tells every started worker to quit and waits for it.
+  /// Blocks the reader must lend at once: every worker's, and the one in the driver's hand.
+  static unsigned lent_blocks(std::size_t workers) { return static_cast<unsigned>(workers * block_feed::depth + 1); }
+
+  /// Tells every started worker to quit once it has folded what it holds, and waits for it.
   void stop() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      quit_ = true;
+      ended_ = true;
     }
     work_.notify_all();
     for (auto& w : workers_) {
@@ -119,13 +210,14 @@ class host_workers {
     }
   }
 
-  /// Waits for an idle worker and lends it block number `index`.
+  /// Waits for a worker with room for a block and hands it block number `index`.
   void hand_out(std::size_t index, io::text_chunk const& block) {
     std::unique_lock<std::mutex> lock(mutex_);
-    idle_.wait(lock, [&] { return idle_worker() != nullptr; });
-    state& w = *idle_worker();
-    w.block = {index, block.data, block.size, first_byte_ + block.input_offset, block.block};
-    w.busy = true;
+    idle_.wait(lock, [&] { return worker_with_room() != nullptr || failed_thread_; });
+    if (failed_thread_) return;  // finish() reports it
+    state& w = *worker_with_room();
+    w.inbox.push_back({index, block.data, block.size, first_byte_ + block.input_offset, block.block});
+    w.held += 1;
     work_.notify_all();
   }
 
@@ -135,42 +227,49 @@ class host_workers {
     return stopped_;
   }
 
-  /// Waits for every block handed out; rethrows what the earliest failing block threw, else returns
-  /// the tally of all of them, merged in input order, and how many blocks it holds.
+  /// Waits for every block handed out to be folded; rethrows what the earliest failing block threw,
+  /// else returns the tally of all of them, merged in input order, and how many blocks it holds.
   std::pair<tally, std::size_t> finish() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    idle_.wait(lock, [&] {
-      return std::none_of(workers_.begin(), workers_.end(), [](auto const& w) { return w->busy; });
-    });
+    stop();
     if (failure_) std::rethrow_exception(failure_);
     ROWSCAN_EXPECTS(waiting_.empty(), "every block handed out was merged");
     return {std::move(merged_), next_to_merge_};
   }
 
-  /// Each worker's share so far, in worker order.
-  std::vector<worker_share> shares() {
-    std::lock_guard<std::mutex> lock(mutex_);
+  /// Each worker's share, in worker order (once finished).
+  std::vector<worker_share> shares() const {
     std::vector<worker_share> out;
     for (auto const& w : workers_) out.push_back(w->share);
     return out;
   }
 
  private:
-  struct block_task {
-    std::size_t index = 0;
-    char const* text = nullptr;     // the reader's block, lent until the worker gives it back
-    std::size_t size = 0;
-    std::uint64_t file_offset = 0;  // where the block starts in its file
-    std::uint64_t reader_block = 0;
-  };
   struct state {
     explicit state(worker_slot s) : slot(s) {}
     worker_slot slot;
-    block_task block;
+    std::deque<block_task> inbox;  // handed out, not yet taken
+    std::size_t held = 0;          // blocks handed out to it and not yet folded
     worker_share share;
-    bool busy = false;
+    std::chrono::steady_clock::time_point first_fold;
     std::thread thread;
   };
+
+  state* worker_with_room() {
+    for (auto& w : workers_) {
+      if (w->held < block_feed::depth) return w.get();
+    }
+    return nullptr;
+  }
+
+  /// The next block handed to w, waiting for one while the input goes on; false once it has ended.
+  bool take(state& w, block_task& block) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    work_.wait(lock, [&] { return !w.inbox.empty() || ended_; });
+    if (w.inbox.empty()) return false;
+    block = w.inbox.front();
+    w.inbox.pop_front();
+    return true;
+  }
 
   /// Merges block `index`'s tally, and every tally waiting behind it, into merged_ in input order (under
   /// mutex_): a run holds the tallies of the few blocks folded out of order, not one per block.
@@ -183,44 +282,85 @@ class host_workers {
     }
   }
 
-  state* idle_worker() {
-    for (auto& w : workers_) {
-      if (!w->busy) return w.get();
+  /// Folds the first block w holds: its text in w's memory, in halves if that runs out; the reader gets
+  /// its block back, and the tally goes to the merge.
+  void fold_first(state& w, block_feed& feed, std::deque<block_task>& held) {
+    block_task const block = held.front();
+    held.pop_front();
+    auto const start = std::chrono::steady_clock::now();
+    // [docs:fold-block]
+    bool returned = false;
+    auto give_back = [&] {
+      if (!std::exchange(returned, true)) reader_.give_back(block.reader_block);
+    };
+    tally t;
+    std::exception_ptr failure;
+    try {
+      char const* const text = feed.arrive(block);  // on a GPU: its copy has landed in a device slot
+      if (!block_feed::in_place) give_back();       // the reader may read into its block again
+      t = fold_block(w.slot, text, block.size, block.file_offset, label_, chunk_size_);
+      feed.folded(block);
+    } catch (...) {
+      failure = std::current_exception();  // the block's: the earliest failing block's is the run's
     }
-    return nullptr;
+    give_back();
+    done(w, block, std::move(t), failure, start);
+    // [docs:end]
+  }
+
+  /// A block's tally merged in input order, its failure kept if it is the earliest, w's share counted.
+  void done(state& w, block_task const& block, tally t, std::exception_ptr const& failure,
+            std::chrono::steady_clock::time_point start) {
+    auto const end = std::chrono::steady_clock::now();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (w.share.blocks == 0) {
+        w.share.first_block_at = std::chrono::duration<double>(start - run_start_).count();
+        w.first_fold = start;
+      }
+      w.share.blocks += 1;
+      w.share.bytes += block.size;
+      // A GPU is busy from its first block to its last (its copies and folds overlap); a host worker
+      // while it folds.
+      w.share.busy_seconds = ROWSCAN_HAS_CUB ? std::chrono::duration<double>(end - w.first_fold).count()
+                                             : w.share.busy_seconds + std::chrono::duration<double>(end - start).count();
+      w.share.on_gpu = ROWSCAN_HAS_CUB;
+      if (failure && block.index < failure_block_) {
+        failure_ = failure;
+        failure_block_ = block.index;
+      }
+      stopped_ = stopped_ || failure || t.stop;
+      merge_in_order(block.index, std::move(t));
+      w.held -= 1;
+    }
+    idle_.notify_all();
   }
 
   void run(state& w) {
     one_thread_scope const one_thread;
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        work_.wait(lock, [&] { return w.busy || quit_; });
-        if (!w.busy) return;
-      }
-      tally t;
-      std::exception_ptr failure;
-      auto const start = std::chrono::steady_clock::now();
-      try {
-        t = fold_block(w.slot, w.block.text, w.block.size, w.block.file_offset, label_, chunk_size_);
-      } catch (...) {
-        failure = std::current_exception();
-      }
-      reader_.give_back(w.block.reader_block);
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (w.share.blocks == 0) w.share.first_block_at = std::chrono::duration<double>(start - run_start_).count();
-        w.share.blocks += 1;
-        w.share.bytes += w.block.size;
-        w.share.busy_seconds += seconds_since(start);
-        if (failure && w.block.index < failure_block_) {
-          failure_ = failure;
-          failure_block_ = w.block.index;
+    try {
+#if ROWSCAN_HAS_CUB
+      check_cuda(cudaSetDevice(device_), "cannot use the GPU on a worker's thread");
+#endif
+      block_feed feed(*w.slot.ctx, padding_);
+      std::deque<block_task> held;  // taken, its text on its way to w's memory
+      for (;;) {
+        block_task next;
+        bool const more = take(w, next);
+        if (more) {
+          feed.start(next);
+          held.push_back(next);
+          if (held.size() < block_feed::depth) continue;  // take the next one before folding
         }
-        stopped_ = stopped_ || failure || t.stop;
-        merge_in_order(w.block.index, std::move(t));
-        w.busy = false;
+        if (held.empty()) return;
+        fold_first(w, feed, held);
       }
+    } catch (...) {
+      // Only the feed's set-up can get here (a fold's errors are the block's): the run cannot go on.
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      stopped_ = true;
+      failed_thread_ = true;
       idle_.notify_all();
     }
   }
@@ -228,21 +368,23 @@ class host_workers {
   io::chunked_reader& reader_;
   std::string const& label_;
   std::size_t chunk_size_;
+  std::size_t padding_;
   std::chrono::steady_clock::time_point run_start_;  // the driver's start: workers' first blocks are timed from it
   std::uint64_t first_byte_;                         // where the reader started in the file
+  int device_ = 0;                                   // the GPU of the run (under CUDA)
   std::vector<std::unique_ptr<state>> workers_;
   std::mutex mutex_;
-  std::condition_variable work_;  // a worker has a block, or it is time to quit
-  std::condition_variable idle_;  // a worker finished its block
-  bool quit_ = false;
+  std::condition_variable work_;  // a worker has a block, or the input has ended
+  std::condition_variable idle_;  // a worker folded a block
+  bool ended_ = false;
   bool stopped_ = false;
+  bool failed_thread_ = false;
   tally merged_;                          // blocks [0, next_to_merge_), in input order
   std::size_t next_to_merge_ = 0;
   std::map<std::size_t, tally> waiting_;  // blocks folded before an earlier one, by block number
   std::exception_ptr failure_;
   std::size_t failure_block_ = std::numeric_limits<std::size_t>::max();
 };
-#endif
 
 }  // namespace
 
@@ -299,77 +441,37 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.threads = options.reader_threads;
   reading.max_bytes = options.max_input_bytes;
   reading.memory = {io::allocate_pinned, io::free_pinned};  // page-locked under CUDA, plain on the host
-#if !ROWSCAN_HAS_CUB
-  // Host workers fold the reader's blocks where they lie: one lent to each worker, one in the driver's hand.
-  reading.held = static_cast<unsigned>(workers.size() + 1);
-  reading.padding = layout.text_padding;
-#endif
+  // Every worker holds its blocks lent (block_feed::depth), and the driver one more; a host worker
+  // reads the reader's block in place, after its text the padding the workload asks for.
+  reading.held = block_workers::lent_blocks(workers.size());
+  reading.padding = ROWSCAN_HAS_CUB ? 0 : layout.text_padding;
   io::chunked_reader reader(fd, label, reading);
-  tally input;  // every block so far, in input order
+  stage_times* const driver_times = options.time_stages ? &report.times : nullptr;
   auto next_block = [&](io::text_chunk& block) {
-    stage_scope s(ctx, "read (waiting)");
+    driver_stage s(driver_times, "read (waiting)");
     return reader.next(block);
   };
   // The staging block goes back to the reader with next(): keep what an overlong line's error needs.
   auto overlong_prefix = [&](io::text_chunk const& block) {
     return std::string(block.overlong_prefix, std::min(block.overlong_prefix_size, 2 * layout.carried_line));
   };
-#if ROWSCAN_HAS_CUB
-  ROWSCAN_EXPECTS(workers.size() == 1, "the CUDA build runs one worker");
-  worker_slot const& gpu = workers.front();
-  // Two device slots: the next block is copied into one while the worker folds the other. Each grows
-  // to its largest block, plus the padding the worker may read.
-  io::text_uploader uploader(ctx);
-  std::array<thrust::device_vector<char>, io::text_uploader::slots> slot_text;
-  auto upload = [&](int slot, io::text_chunk const& c) {
-    if (slot_text[slot].size() < c.size + layout.text_padding) slot_text[slot].resize(c.size + layout.text_padding);
-    uploader.upload(slot, thrust::raw_pointer_cast(slot_text[slot].data()), c.data, c.size);
-  };
-  report.times.add("reader setup", seconds_since(setup_start));
 
-  auto const folding_start = std::chrono::steady_clock::now();
-  io::text_chunk next{};
-  bool more = next_block(next);
-  if (more) upload(0, next);
-  for (int slot = 0; more; slot ^= 1) {
-    io::text_chunk const block = next;
-    std::string const prefix = block.overlong_line ? overlong_prefix(block) : std::string();
-    {
-      stage_scope s(ctx, hand_over_stage);
-      uploader.host_waits_for(slot);
-    }
-    more = next_block(next);
-    if (more) upload(slot ^ 1, next);
-
-    // [docs:fold-block]
-    uploader.device_waits_for(slot);
-    char const* const text = thrust::raw_pointer_cast(slot_text[slot].data());
-    tally here = fold_block(gpu, text, block.size, reader.first_byte() + block.input_offset, label, report.chunk_size);
-    uploader.consumed(slot);
-    if (block.overlong_line) add_overlong_line(here, *gpu.worker, prefix, block.size);
-    input = merge(std::move(input), here);
-    if (input.stop) throw located(*input.stop, label);
-    // [docs:end]
-    ++report.chunks;
-    if (options.progress) options.progress(block.input_offset + block.size);
-  }
-#else
-  host_workers hosts(workers, reader, label, report.chunk_size, setup_start, reader.first_byte());
+  block_workers folding(workers, reader, label, report.chunk_size, layout.text_padding, setup_start, reader.first_byte());
   report.times.add("reader setup", seconds_since(setup_start));
   std::optional<std::string> overlong;  // the prefix of a line too long to carry, after the last block
   io::text_chunk block{};
   std::size_t blocks = 0;
-  while (!hosts.stopped() && next_block(block)) {
+  while (!folding.stopped() && next_block(block)) {
     {
-      stage_scope s(ctx, hand_over_stage);
-      hosts.hand_out(blocks, block);
+      // On a GPU this is the time the GPU's copies and folds keep it busy: those are its own stages.
+      driver_stage s(ROWSCAN_HAS_CUB ? nullptr : driver_times, hand_over_stage);
+      folding.hand_out(blocks, block);
     }
     if (block.overlong_line) overlong = overlong_prefix(block);
     ++blocks;
     if (options.progress) options.progress(block.input_offset + block.size);
   }
-  auto [folded, folded_blocks] = hosts.finish();
-  input = std::move(folded);  // in input order: the first bad line wins
+  auto [input, folded_blocks] = folding.finish();  // in input order: the first bad line wins
   if (overlong) {
     // The reader ends with the block an overlong line follows: its error comes after every block.
     tally after_last;
@@ -378,15 +480,8 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   }
   if (input.stop) throw located(*input.stop, label);
   report.chunks = folded_blocks;
-#endif
   report.bytes = input.bytes;
-#if !ROWSCAN_HAS_CUB
-  report.shares = hosts.shares();
-#else
-  ctx.synchronize();  // the last block's fold is part of the GPU's share
-  report.shares = {worker_share{report.chunks, input.bytes, seconds_since(folding_start),
-                                std::chrono::duration<double>(folding_start - setup_start).count(), true}};
-#endif
+  report.shares = folding.shares();
   report.lines = input.lines;
   report.skipped = located_skips(input, label);
   std::size_t const in_use = device_bytes_in_use();

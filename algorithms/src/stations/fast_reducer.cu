@@ -4,6 +4,7 @@
 #include "rowscan/stations/fast_reducer.hpp"
 
 #include "rowscan/lines.hpp"
+#include "rowscan/raw.hpp"
 #include "rowscan/read_back.hpp"
 #include "rowscan/stage.hpp"
 
@@ -25,11 +26,6 @@
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
 namespace {
-
-template <class T>
-T* raw(thrust::device_vector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
 
 #if !ROWSCAN_HAS_CUB
 /// take_lines_in_order's sink on a host worker: each line's reading merged straight into its station's

@@ -4,6 +4,7 @@
 
 #include "rowscan/job/out_of_memory.hpp"
 #include "rowscan/job/skipped_rows.hpp"
+#include "rowscan/raw.hpp"
 #include "rowscan/read_back.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stage.hpp"
@@ -25,11 +26,6 @@ namespace {
 /// 30 bytes a line) stay within the fast path's memory.
 constexpr std::size_t pieces_per_block = 4;
 constexpr std::size_t min_piece = std::size_t{1} << 20;
-
-template <class T>
-T* raw(thrust::device_vector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 // then one reduction per station over its 1,999 bins.
 #include "rowscan/stations/histogram_grouping.hpp"
 
+#include "rowscan/raw.hpp"
 #include "rowscan/read_back.hpp"
 
 #include <thrust/execution_policy.h>
@@ -28,11 +29,6 @@
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
 namespace {
-
-template <class T>
-T* raw(thrust::device_vector<T>& v) {
-  return thrust::raw_pointer_cast(v.data());
-}
 
 /// A summary's count, to add up the rows that found a bin.
 struct count_of {

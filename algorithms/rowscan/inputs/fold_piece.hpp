@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/fold_piece.hpp: a workload, and one piece of the input folded with it (a whole file, or a byte
+// rowscan/inputs/fold_piece.hpp: a workload, and one piece of the input folded with it (a whole file, or a byte
 // range of one whose lines are those that start in it). Every way of running a job is made of these:
 // one process over its files, MPI ranks over their shares (scale_out.hpp), host workers and a GPU
 // over claimed pieces (hand_over.hpp).
@@ -11,8 +11,8 @@
 #include "rowscan/engine.hpp"
 #include "rowscan/job/run_report.hpp"
 
-#include "inputs.hpp"
-#include "input_outcome.hpp"
+#include "rowscan/inputs/sources.hpp"
+#include "rowscan/inputs/outcome.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -23,7 +23,7 @@
 #include <string>
 #include <unistd.h>
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 
 /// What a workload gives the scale-out: its job on an engine, and the merge of its answers.
 template <class Summary, class Options>
@@ -101,4 +101,4 @@ inline void record_failure(std::exception_ptr const& thrown, input_source const&
   }
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/hand_over.hpp: every processor at once. Host workers start on a job's first pieces at once
+// rowscan/inputs/hand_over.hpp: every processor at once. Host workers start on a job's first pieces at once
 // (early_workers.hpp) while the GPU starts; when it is ready, the GPU takes every piece not yet
 // claimed and folds them as one run of the job driver; the records and answers then merge as MPI
 // ranks' do (scale_out.hpp), so the answer, every error position and --skip-invalid's report are
@@ -15,10 +15,10 @@
 // the GPU's first blocks take.
 #pragma once
 
-#include "early_workers.hpp"
-#include "fold_piece.hpp"
-#include "inputs.hpp"
-#include "input_outcome.hpp"
+#include "rowscan/inputs/early_workers.hpp"
+#include "rowscan/inputs/fold_piece.hpp"
+#include "rowscan/inputs/sources.hpp"
+#include "rowscan/inputs/outcome.hpp"
 
 #include "rowscan/error.hpp"
 
@@ -30,7 +30,7 @@
 #include <thread>
 #include <vector>
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 
 /// How a run hands over from early host workers to the processor that takes the rest.
 struct hand_over {
@@ -125,4 +125,4 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
   return answer;
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs

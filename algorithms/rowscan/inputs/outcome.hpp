@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/input_outcome.hpp: what folding consecutive pieces of the input found besides the answer, with
+// rowscan/inputs/outcome.hpp: what folding consecutive pieces of the input found besides the answer, with
 // positions already placed in their files; and the segmented sum that places them.
 //
 // A piece (a file, or a byte range of one) is folded without knowing how many lines of its file came
@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 
 /// The lines of some consecutive pieces, as far as a later piece needs them: which sources they
 /// cover, and how many lines the last of those sources has in them. Default: no pieces (the identity).
@@ -104,4 +104,4 @@ struct piece_record {
   std::optional<std::string> failure;   ///< any other error that ends it, worded in full
 };
 
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs

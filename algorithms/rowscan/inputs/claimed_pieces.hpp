@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/claimed_pieces.hpp: pieces of the input claimed from one queue in input order and folded by one
+// rowscan/inputs/claimed_pieces.hpp: pieces of the input claimed from one queue in input order and folded by one
 // run of an engine, each piece an input of the run (job::input_sequence): a share's pieces one after
 // another (fold_in_turn), or the pieces an early worker claims (early_workers.hpp). One run keeps one
 // set of workers and what they learned (the stations dictionary) across every file of the list.
 #pragma once
 
-#include "fold_piece.hpp"
-#include "inputs.hpp"
-#include "input_outcome.hpp"
+#include "rowscan/inputs/fold_piece.hpp"
+#include "rowscan/inputs/sources.hpp"
+#include "rowscan/inputs/outcome.hpp"
 
 #include "rowscan/error.hpp"
 
@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 
 /// A queue of pieces in input order, which the workers that claim them share: one run folding them in
 /// turn (fold_in_turn), or the early workers of a hand-over (early_workers.hpp).
@@ -157,4 +157,4 @@ Summary fold_in_turn(std::vector<input_source> const& sources, std::vector<input
   return answer;
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs

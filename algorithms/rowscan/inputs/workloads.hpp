@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/workloads.hpp: each command's job as the runs made of pieces take it (fold_piece.hpp): its job on
+// rowscan/inputs/workloads.hpp: each command's job as the runs made of pieces take it (fold_piece.hpp): its job on
 // an engine (rowscan/engine.hpp), its merge and the answer of no input.
 #pragma once
 
@@ -7,12 +7,12 @@
 #include "rowscan/lineitem/merge_summaries.hpp"
 #include "rowscan/stations/merge_summaries.hpp"
 
-#include "fold_piece.hpp"
+#include "rowscan/inputs/fold_piece.hpp"
 
 #include <cstdint>
 #include <vector>
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 
 inline workload<stations::summary, stations::summarize_options> stations_workload(engine const& on) {
   auto run = [](engine const& e, job::input_sequence& inputs, stations::summarize_options const& options) {
@@ -29,4 +29,4 @@ inline workload<lineitem::summary, lineitem::summarize_options> lineitem_workloa
   return {&on, run, &lineitem::merge_summaries, lineitem::empty_summary(suppkey_below)};
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs

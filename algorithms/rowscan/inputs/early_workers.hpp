@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/early_workers.hpp: host workers that fold a job's first pieces while the GPU starts, the first
+// rowscan/inputs/early_workers.hpp: host workers that fold a job's first pieces while the GPU starts, the first
 // half of the hand-over (hand_over.hpp has the second). Each worker claims the next piece from one
 // queue in input order and folds it alone, on its own thread, with the job driver's one-worker run.
 //
@@ -7,10 +7,10 @@
 // engine that takes the rest; the cpu build's host engine plays both parts when a test forces a hand-over.
 #pragma once
 
-#include "claimed_pieces.hpp"
-#include "fold_piece.hpp"
-#include "inputs.hpp"
-#include "input_outcome.hpp"
+#include "rowscan/inputs/claimed_pieces.hpp"
+#include "rowscan/inputs/fold_piece.hpp"
+#include "rowscan/inputs/sources.hpp"
+#include "rowscan/inputs/outcome.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 
 /// The early workers of a workload whose answer is Summary: the queue, and what they folded.
 template <class Summary>
@@ -99,4 +99,4 @@ void start_early_workers(early_workers<Summary>& share, std::vector<input_source
   });
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/inputs.hpp: the FILE operands as one input: files and directories resolved into a list of
+// rowscan/inputs/sources.hpp: the FILE operands as one input: files and directories resolved into a list of
 // sources, and each process's share of them (whole files, or byte ranges of a large one).
 //
 // The answer is that of the sources read one after another, with one rule of their own: every file's
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 
 /// One file of the input, as resolved before anything is read.
 struct input_source {
@@ -81,8 +81,4 @@ std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, 
 /// share after some of its claims were taken, folded as few runs as possible).
 std::vector<input_piece> joined(std::vector<input_piece> const& pieces);
 
-/// Sources as bytes and back (rank 0 resolves; the others receive its list).
-std::string encode_sources(std::vector<input_source> const& sources);
-std::vector<input_source> decode_sources(std::string const& bytes);
-
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The FILE operands resolved and shared out (inputs.hpp).
-#include "inputs.hpp"
+#include "rowscan/inputs/sources.hpp"
 
 #include "rowscan/error.hpp"
 #include "rowscan/io/input_file.hpp"
 
-#include "option_values.hpp"
-#include "wire.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -16,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 namespace {
 
 /// A named file's source: a regular file is opened and classified here, so that its errors come before
@@ -162,28 +160,4 @@ std::vector<input_piece> joined(std::vector<input_piece> const& pieces) {
   return out;
 }
 
-std::string encode_sources(std::vector<input_source> const& sources) {
-  wire_writer out;
-  out.number(sources.size());
-  for (input_source const& s : sources) {
-    out.text(s.path);
-    out.number(s.size);
-    out.number(s.splittable ? 1 : 0);
-    out.number(s.crlf ? 1 : 0);
-  }
-  return out.bytes();
-}
-
-std::vector<input_source> decode_sources(std::string const& bytes) {
-  wire_reader in(bytes);
-  std::vector<input_source> sources(in.number());
-  for (input_source& s : sources) {
-    s.path = in.text();
-    s.size = in.number();
-    s.splittable = in.number() != 0;
-    s.crlf = in.number() != 0;
-  }
-  return sources;
-}
-
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs
