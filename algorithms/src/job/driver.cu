@@ -31,7 +31,6 @@
 #include <string>
 #include <system_error>
 #include <thread>
-#include <utility>
 #include <vector>
 
 #if !ROWSCAN_HAS_CUB
@@ -110,6 +109,7 @@ struct block_task {
   std::uint64_t file_offset = 0;  // where the block starts in its file
   std::uint64_t reader_block = 0;
   int slot = 0;                   // the device slot its copy went to (a GPU's feed)
+  bool returned = false;          // the reader has its block back
 };
 
 #if ROWSCAN_HAS_CUB
@@ -118,7 +118,6 @@ struct block_task {
 class block_feed {
  public:
   static constexpr std::size_t depth = io::text_uploader::slots;  ///< blocks a worker holds at once
-  static constexpr bool in_place = false;  ///< the reader's block may go back once its copy has landed
 
   block_feed(context const& ctx, std::size_t padding) : ctx_(ctx), uploader_(ctx), padding_(padding) {}
 
@@ -130,13 +129,14 @@ class block_feed {
     if (slot.size() < block.size + padding_) slot.resize(block.size + padding_);  // grows to the largest block
     uploader_.upload(block.slot, thrust::raw_pointer_cast(slot.data()), block.text, block.size);
   }
-  /// Waits for the block's copy (the reader's block may then go back) and returns its device text,
-  /// which the device work enqueued from now on may read.
+  /// Waits until the block's copy has landed; true: the reader's block may go back.
+  bool land(block_task const& block) {
+    stage_scope s(ctx_, hand_over_stage);
+    uploader_.host_waits_for(block.slot);
+    return true;
+  }
+  /// The block's device text, which the device work enqueued from now on may read.
   char const* arrive(block_task const& block) {
-    {
-      stage_scope s(ctx_, hand_over_stage);
-      uploader_.host_waits_for(block.slot);
-    }
     uploader_.device_waits_for(block.slot);
     return thrust::raw_pointer_cast(slots_[block.slot].data());
   }
@@ -156,10 +156,10 @@ class block_feed {
 class block_feed {
  public:
   static constexpr std::size_t depth = 1;  ///< blocks a worker holds at once
-  static constexpr bool in_place = true;   ///< the reader's block is the text the worker folds
 
   block_feed(context const&, std::size_t) {}
   void start(block_task&) {}
+  bool land(block_task const&) { return false; }  // the reader's block is the text: it goes back once folded
   char const* arrive(block_task const& block) { return block.text; }
   void folded(block_task const&) {}
 };
@@ -289,21 +289,16 @@ class block_workers {
     held.pop_front();
     auto const start = std::chrono::steady_clock::now();
     // [docs:fold-block]
-    bool returned = false;
-    auto give_back = [&] {
-      if (!std::exchange(returned, true)) reader_.give_back(block.reader_block);
-    };
     tally t;
     std::exception_ptr failure;
     try {
-      char const* const text = feed.arrive(block);  // on a GPU: its copy has landed in a device slot
-      if (!block_feed::in_place) give_back();       // the reader may read into its block again
+      char const* const text = feed.arrive(block);  // on a GPU: its copy, landed in a device slot
       t = fold_block(w.slot, text, block.size, block.file_offset, label_, chunk_size_);
       feed.folded(block);
     } catch (...) {
       failure = std::current_exception();  // the block's: the earliest failing block's is the run's
     }
-    give_back();
+    if (!block.returned) reader_.give_back(block.reader_block);
     done(w, block, std::move(t), failure, start);
     // [docs:end]
   }
@@ -338,13 +333,21 @@ class block_workers {
 
   void run(state& w) {
     one_thread_scope const one_thread;
+    std::deque<block_task> held;  // taken, its text on its way to w's memory
     try {
 #if ROWSCAN_HAS_CUB
       check_cuda(cudaSetDevice(device_), "cannot use the GPU on a worker's thread");
 #endif
       block_feed feed(*w.slot.ctx, padding_);
-      std::deque<block_task> held;  // taken, its text on its way to w's memory
       for (;;) {
+        // Before waiting for another block, the reader gets back every block whose copy has landed:
+        // it may need them to finish the next chunk (a line longer than a block spans several).
+        for (block_task& b : held) {
+          if (!b.returned && feed.land(b)) {
+            reader_.give_back(b.reader_block);
+            b.returned = true;
+          }
+        }
         block_task next;
         bool const more = take(w, next);
         if (more) {
@@ -356,8 +359,14 @@ class block_workers {
         fold_first(w, feed, held);
       }
     } catch (...) {
-      // Only the feed's set-up can get here (a fold's errors are the block's): the run cannot go on.
+      // Only the feed can get here (a fold's errors are the block's): this worker cannot go on. The
+      // reader gets back what it holds, so that the driver's thread is not left waiting for it.
       std::lock_guard<std::mutex> lock(mutex_);
+      for (block_task const& b : held) {
+        if (!b.returned) reader_.give_back(b.reader_block);
+      }
+      for (block_task const& b : w.inbox) reader_.give_back(b.reader_block);
+      w.inbox.clear();
       if (!failure_) failure_ = std::current_exception();
       stopped_ = true;
       failed_thread_ = true;
