@@ -195,8 +195,10 @@ class block_workers {
   block_workers(block_workers const&) = delete;
   block_workers& operator=(block_workers const&) = delete;
 
-  /// Blocks the reader must lend at once: every worker's, and the one in the driver's hand.
-  static unsigned lent_blocks(std::size_t workers) { return static_cast<unsigned>(workers * block_feed::depth + 1); }
+  /// Blocks the reader must lend at once: one a worker (the one a host worker folds, or the one whose
+  /// copy a GPU worker awaits: it gives each back as soon as the copy has landed), and the one in the
+  /// driver's hand.
+  static unsigned lent_blocks(std::size_t workers) { return static_cast<unsigned>(workers + 1); }
 
   /// Tells every started worker to quit once it has folded what it holds, and waits for it.
   void stop() {
@@ -450,8 +452,8 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.threads = options.reader_threads;
   reading.max_bytes = options.max_input_bytes;
   reading.memory = {io::allocate_pinned, io::free_pinned};  // page-locked under CUDA, plain on the host
-  // Every worker holds its blocks lent (block_feed::depth), and the driver one more; a host worker
-  // reads the reader's block in place, after its text the padding the workload asks for.
+  // The reader lends every worker a block, and the driver one more; a host worker reads the reader's
+  // block in place, after its text the padding the workload asks for.
   reading.held = block_workers::lent_blocks(workers.size());
   reading.padding = ROWSCAN_HAS_CUB ? 0 : layout.text_padding;
   io::chunked_reader reader(fd, label, reading);
