@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in bin/rowscan include/rowscan/stations/summarize.hpp lib/librowscan_algorithms.a \
+for f in bin/rowscan include/rowscan/stations/summarize.hpp include/rowscan/engine.hpp lib/librowscan_core.a lib/librowscan_algorithms.a \
          lib/cmake/rowscan/rowscanConfig.cmake lib/cmake/rowscan/rowscanConfigVersion.cmake \
          lib/cmake/rowscan/rowscanTargets.cmake share/doc/rowscan/LICENSE share/man/man1/rowscan.1 \
          share/bash-completion/completions/rowscan share/zsh/site-functions/_rowscan; do
