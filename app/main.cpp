@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan: the command-line tool. app::run_command_line does the work (run_command_line.cpp).
+#include "answer_first.hpp"
 #include "commands.hpp"
 #include "ranks.hpp"
 
@@ -96,5 +97,5 @@ int main(int argc, char** argv) {
   // system does anyway when the process ends.
   std::cerr.flush();
   std::fflush(nullptr);
-  std::_Exit(code);
+  std::_Exit(rowscan::app::answer_delivered(code));  // a forked job's parent exits now (answer_first.hpp)
 }

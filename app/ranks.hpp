@@ -22,6 +22,9 @@ void start(int& argc, char**& argv);
 /// The exit code every rank agrees on (the largest of their codes); leaves the MPI job (MPI_Finalize).
 int finish(int code);
 
+/// Whether this process joined an MPI job (start found a launcher): false without MPI.
+bool in_mpi_job();
+
 int rank();   ///< this process's rank, 0 without MPI
 int count();  ///< the number of ranks, 1 without MPI
 inline bool is_root() { return rank() == 0; }

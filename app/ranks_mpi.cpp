@@ -107,6 +107,8 @@ int finish(int code) {
   return agreed;
 }
 
+bool in_mpi_job() { return joined(); }
+
 int rank() {
   int my_rank = 0;
   if (joined()) MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);

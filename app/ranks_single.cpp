@@ -6,6 +6,7 @@ namespace rowscan::app::ranks {
 
 void start(int&, char**&) {}
 int finish(int code) { return code; }
+bool in_mpi_job() { return false; }
 int rank() { return 0; }
 int count() { return 1; }
 std::string broadcast(std::string const& bytes) { return bytes; }
