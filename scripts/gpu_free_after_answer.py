@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """How long after rowscan's exit its process tree is gone (app/answer_first.hpp): a GPU job's child
 process tears the device down after the parent has exited with the answer; the GPU is free again when
-the child is gone. For RUNS runs of COMMAND (a rowscan command line whose processes `pgrep -f PATTERN`
-finds), prints the medians of: seconds to the parent's exit, and seconds from then until no process
-matches PATTERN.
+the child is gone. For RUNS runs of COMMAND (a command line whose processes are named NAME, as
+`pgrep -x NAME` finds them: rowscan), prints the medians of: seconds to the parent's exit, and seconds
+from then until no process of that name is left.
 
-usage: gpu_free_after_answer.py RUNS PATTERN COMMAND...
+usage: gpu_free_after_answer.py RUNS NAME COMMAND...
 """
 import statistics
 import subprocess
@@ -14,22 +14,22 @@ import sys
 import time
 
 
-def alive(pattern):
-    return subprocess.run(["pgrep", "-f", pattern], capture_output=True).returncode == 0
+def alive(name):
+    return subprocess.run(["pgrep", "-x", name], capture_output=True).returncode == 0
 
 
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
-    runs, pattern, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    runs, name, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
     exits, frees = [], []
     for _ in range(runs):
-        while alive(pattern):  # the last run's child is gone before the next starts
+        while alive(name):  # the last run's child is gone before the next starts
             time.sleep(0.005)
         start = time.perf_counter()
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         exited = time.perf_counter()
-        while alive(pattern):
+        while alive(name):
             time.sleep(0.002)
         gone = time.perf_counter()
         exits.append(exited - start)
