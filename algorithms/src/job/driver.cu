@@ -382,7 +382,9 @@ class block_workers {
   std::size_t padding_;
   std::chrono::steady_clock::time_point run_start_;  // the driver's start: workers' first blocks are timed from it
   std::uint64_t first_byte_;                         // where the reader started in the file
-  int device_ = 0;                                   // the GPU of the run (under CUDA)
+#if ROWSCAN_HAS_CUB
+  int device_ = 0;  // the GPU of the run: each worker's thread makes it current
+#endif
   std::vector<std::unique_ptr<state>> workers_;
   std::mutex mutex_;
   std::condition_variable work_;  // a worker has a block, or the input has ended
