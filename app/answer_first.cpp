@@ -51,7 +51,9 @@ extern "C" void pass_on_signal(int signal_number) {
 }  // namespace
 
 void answer_first() {
-  if (forked || ranks::in_mpi_job()) return;
+  char const* const setting = std::getenv("ROWSCAN_ANSWER_FIRST");
+  bool const refused = setting != nullptr && setting[0] == '0' && setting[1] == '\0';
+  if (forked || refused || ranks::in_mpi_job()) return;
   forked = true;
   std::cout.flush();
   std::fflush(nullptr);  // nothing buffered is written twice

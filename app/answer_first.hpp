@@ -15,7 +15,8 @@
 // Signals the parent gets (SIGINT, SIGTERM, SIGHUP) are passed on to the child, which handles them as
 // the process would; if the parent is killed outright, the child gets SIGKILL (PR_SET_PDEATHSIG). A
 // child that ends without reporting (a crash) ends the parent the same way, signal or code. No fork
-// under MPI (mpirun watches its processes) or when fork fails: the run is then the plain process.
+// under MPI (mpirun watches its processes), with ROWSCAN_ANSWER_FIRST=0 (the process then owns the GPU
+// until it exits), or when fork fails: the run is then the plain process.
 #pragma once
 
 namespace rowscan::app {
