@@ -5,8 +5,10 @@ median over RUNS runs (taken in turn, command by command) of the seconds from th
 to its first byte on stdout and to its exit. The gap between the two is what the process does after its
 answer is out (releasing memory, tearing down a device), on the user's clock all the same.
 
-usage: answer_timing.py RUNS NAME=COMMAND...   (COMMAND is a shell command line; its stdout is read and
-                                                dropped)
+usage: answer_timing.py [--pause S] RUNS NAME=COMMAND...   (COMMAND is a shell command line; its stdout
+                                                            is read and dropped)
+--pause S waits S seconds before each run, so that nothing a run left behind (a child still releasing
+a GPU) overlaps the next.
 Prints one CSV row per command: name,runs,first_byte_s,exit_s,after_answer_s (medians).
 """
 import statistics
@@ -29,13 +31,19 @@ def one_run(command):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    pause = 0.0
+    if args[:1] == ["--pause"]:
+        pause = float(args[1])
+        args = args[2:]
+    if len(args) < 2:
         sys.exit(__doc__)
-    runs = int(sys.argv[1])
-    specs = [arg.split("=", 1) for arg in sys.argv[2:]]
+    runs = int(args[0])
+    specs = [arg.split("=", 1) for arg in args[1:]]
     times = {name: [] for name, _ in specs}
     for _ in range(runs):
         for name, command in specs:
+            time.sleep(pause)
             times[name].append(one_run(command))
     print("name,runs,first_byte_s,exit_s,after_answer_s")
     for name, _ in specs:

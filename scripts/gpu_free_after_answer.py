@@ -15,7 +15,17 @@ import time
 
 
 def alive(name):
-    return subprocess.run(["pgrep", "-x", name], capture_output=True).returncode == 0
+    """Whether a process called name still runs (a zombie, which holds no memory or device, does not)."""
+    found = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout.split()
+    for pid in found:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                state = stat.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue  # gone meanwhile
+        if state != "Z":
+            return True
+    return False
 
 
 def main():
