@@ -127,6 +127,17 @@ class claimed_pieces : public job::input_sequence {
   std::chrono::steady_clock::time_point begin_;
 };
 
+/// The records of the pieces claimed so far: always the first ones, since claims are made in input
+/// order and every claimed piece is folded, or ends the run and nothing after it is claimed.
+inline std::vector<piece_record> claimed_records(std::vector<std::optional<piece_record>>& placed) {
+  std::vector<piece_record> records;
+  for (std::optional<piece_record>& record : placed) {
+    if (!record) break;
+    records.push_back(std::move(*record));
+  }
+  return records;
+}
+
 /// Folds the pieces of a share in input order, in one run of the workload's engine; their records go
 /// to `records`, up to the first that ends the run. With `rethrow`, that piece's error is thrown as a
 /// run over its file throws it (claimed_pieces::rethrow) instead of being kept in its record.
@@ -149,11 +160,7 @@ Summary fold_in_turn(std::vector<input_source> const& sources, std::vector<input
     if (rethrow) pieces.rethrow(thrown);
     if (!pieces.failed(thrown)) throw;  // not a piece's error: the run's own
   }
-  for (std::optional<piece_record>& record : placed) {
-    if (!record) break;  // a piece not reached: the run stopped before it
-    records.push_back(std::move(*record));
-    if (records.back().bad_stop || records.back().failure) break;  // nothing later can matter
-  }
+  for (piece_record& record : claimed_records(placed)) records.push_back(std::move(record));
   return answer;
 }
 

@@ -77,9 +77,7 @@ void run_early_workers(early_workers<Summary>& share, std::vector<input_source> 
   }
 
   share.shares = std::move(figures);
-  std::size_t claimed = 0;  // every claimed piece is folded, and claims are made in order
-  while (claimed < records.size() && records[claimed]) ++claimed;
-  for (std::size_t i = 0; i < claimed; ++i) share.records.push_back(std::move(*records[i]));
+  share.records = claimed_records(records);
   share.answer = work.empty;
   for (Summary const& a : answers) share.answer = work.merge(std::move(share.answer), a);
 }

@@ -35,11 +35,6 @@ struct workload {
   Summary empty;  ///< the answer of no input: the merge's identity
 
   Summary summarize_each(job::input_sequence& inputs, Options const& options) const { return run(*on, inputs, options); }
-  /// The job over one input: fd to its end, or options.max_input_bytes of it.
-  Summary summarize(int fd, std::string const& label, Options const& options) const {
-    job::single_input input(fd, label, options.max_input_bytes);
-    return summarize_each(input, options);
-  }
   /// The same workload on another engine (the host workers of a hand-over).
   workload on_engine(engine const& other) const {
     workload moved = *this;
