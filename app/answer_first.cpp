@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <string>
 #include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -50,10 +51,11 @@ extern "C" void pass_on_signal(int signal_number) {
 
 }  // namespace
 
-void answer_first() {
-  char const* const setting = std::getenv("ROWSCAN_ANSWER_FIRST");
-  bool const refused = setting != nullptr && setting[0] == '0' && setting[1] == '\0';
-  if (forked || refused || ranks::in_mpi_job()) return;
+void answer_first(bool may_use_gpu) {
+  // ROWSCAN_ANSWER_FIRST=0: never; =1: for any job (a testing aid: a build without a GPU tests it too).
+  std::string const setting = std::getenv("ROWSCAN_ANSWER_FIRST") != nullptr ? std::getenv("ROWSCAN_ANSWER_FIRST") : "";
+  bool const wanted = setting == "1" || (may_use_gpu && setting != "0");
+  if (forked || !wanted || ranks::in_mpi_job()) return;
   forked = true;
   std::cout.flush();
   std::fflush(nullptr);  // nothing buffered is written twice

@@ -21,9 +21,10 @@
 
 namespace rowscan::app {
 
-/// Forks, if this process has not yet and nothing forbids it (see the file's comment); only the child
-/// returns. Call it before anything starts a thread or a device (the GPU engine's first call).
-void answer_first();
+/// Forks for a job that may use the GPU (or any job, with ROWSCAN_ANSWER_FIRST=1), if this process has
+/// not yet and nothing forbids it (see the file's comment); only the child returns. Call it before
+/// anything starts a thread or a device (the GPU engine's first call).
+void answer_first(bool may_use_gpu);
 
 /// In the child of answer_first: hands the parent the exit code, with stdout and stderr flushed and
 /// closed first (nothing more may be written). Elsewhere nothing. Returns the code.

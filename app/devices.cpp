@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <iostream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -121,7 +120,7 @@ engine const& engine_for(cxxopts::ParseResult const& args, std::vector<std::stri
       (args.count("explain") > 0 || known_input_bytes(files, args.count("recursive") > 0) <= job::small_input_bytes(job::host_worker_count()))) {
     return *host;
   }
-  answer_first();  // the GPU's teardown after the answer is not the user's wait (answer_first.hpp)
+  answer_first(true);  // the GPU's teardown after the answer is not the user's wait (answer_first.hpp)
   if (auto const problem = gpu->unavailable(choice.gpu_index)) {
     if (choice.kind == job::device_choice::gpu || host == nullptr) {
       throw error("no usable GPU: " + *problem + (host != nullptr ? "; --devices cpu runs on the host's cores" : std::string()));
@@ -135,11 +134,7 @@ engine const& engine_for(cxxopts::ParseResult const& args, std::vector<std::stri
 }  // namespace
 
 engine const& choose_engine(cxxopts::ParseResult const& args, std::vector<std::string> const& files, bool stats) {
-  // Testing aid: ROWSCAN_ANSWER_FIRST=1 forks before any job, on the host engine too, so that a build
-  // without a GPU tests the parent and child of answer_first.hpp.
-  if (char const* forced = std::getenv("ROWSCAN_ANSWER_FIRST"); forced != nullptr && std::string(forced) == "1") {
-    answer_first();
-  }
+  answer_first(false);  // forks here only when a test asks it to (ROWSCAN_ANSWER_FIRST=1)
   engine const& chosen = engine_for(args, files, stats);
   last_choice = &chosen;
   return chosen;
