@@ -39,8 +39,8 @@ void decode_report(wire_reader& in, job::run_report& r) {
 
 }  // namespace
 
-void encode(wire_writer& out, inputs::placed_line const& line) {
-  out.text(line.label);
+void encode(wire_writer& out, job::bad_line const& line) {
+  out.number(line.source);
   out.number(line.line);
   out.number(line.byte);
   out.text(line.why);
@@ -48,8 +48,8 @@ void encode(wire_writer& out, inputs::placed_line const& line) {
   out.text(line.quote);
 }
 
-void decode(wire_reader& in, inputs::placed_line& line) {
-  line.label = in.text();
+void decode(wire_reader& in, job::bad_line& line) {
+  line.source = in.number();
   line.line = in.number();
   line.byte = in.number();
   line.why = in.text();
@@ -116,48 +116,32 @@ void decode(wire_reader& in, lineitem::summary& s) {
   }
 }
 
-void encode(wire_writer& out, inputs::input_outcome const& o) {
-  out.number(o.bytes);
-  out.number(o.lines);
-  out.number(o.skipped);
-  out.number(o.first_skipped.size());
-  for (inputs::placed_line const& line : o.first_skipped) encode(out, line);
-  out.number(o.stop ? 1 : 0);
-  if (o.stop) out.text(*o.stop);
+void encode(wire_writer& out, job::tally const& t) {
+  for (std::uint64_t n : {t.bytes, t.lines, t.skipped, t.source, std::uint64_t{t.opens_source}, t.earlier_bytes, t.earlier_lines}) {
+    out.number(n);
+  }
+  out.number(t.first_skipped.size());
+  for (job::bad_line const& line : t.first_skipped) encode(out, line);
+  out.number(t.stop ? 1 : 0);
+  if (t.stop) encode(out, *t.stop);
+  out.number(t.failure ? 1 : 0);
+  if (t.failure) out.text(*t.failure);
 }
 
-void decode(wire_reader& in, inputs::input_outcome& o) {
-  o.bytes = in.number();
-  o.lines = in.number();
-  o.skipped = in.number();
-  o.first_skipped.resize(in.number());
-  for (inputs::placed_line& line : o.first_skipped) decode(in, line);
-  o.stop.reset();
-  if (in.number() != 0) o.stop = in.text();
-}
-
-void encode(wire_writer& out, inputs::piece_record const& r) {
-  for (std::uint64_t n : {std::uint64_t{r.source}, r.begin, r.bytes, r.lines, r.skipped}) out.number(n);
-  out.number(r.first_skipped.size());
-  for (inputs::placed_line const& line : r.first_skipped) encode(out, line);
-  out.number(r.bad_stop ? 1 : 0);
-  if (r.bad_stop) encode(out, *r.bad_stop);
-  out.number(r.failure ? 1 : 0);
-  if (r.failure) out.text(*r.failure);
-}
-
-void decode(wire_reader& in, inputs::piece_record& r) {
-  r.source = in.number();
-  r.begin = in.number();
-  r.bytes = in.number();
-  r.lines = in.number();
-  r.skipped = in.number();
-  r.first_skipped.resize(in.number());
-  for (inputs::placed_line& line : r.first_skipped) decode(in, line);
-  r.bad_stop.reset();
-  if (in.number() != 0) decode(in, r.bad_stop.emplace());
-  r.failure.reset();
-  if (in.number() != 0) r.failure = in.text();
+void decode(wire_reader& in, job::tally& t) {
+  t.bytes = in.number();
+  t.lines = in.number();
+  t.skipped = in.number();
+  t.source = in.number();
+  t.opens_source = in.number() != 0;
+  t.earlier_bytes = in.number();
+  t.earlier_lines = in.number();
+  t.first_skipped.resize(in.number());
+  for (job::bad_line& line : t.first_skipped) decode(in, line);
+  t.stop.reset();
+  if (in.number() != 0) decode(in, t.stop.emplace());
+  t.failure.reset();
+  if (in.number() != 0) t.failure = in.text();
 }
 
 void encode(wire_writer& out, std::vector<job::worker_share> const& shares) {

@@ -7,7 +7,7 @@
 #include "rowscan/lineitem/summary.hpp"
 #include "rowscan/stations/summary.hpp"
 
-#include "rowscan/inputs/outcome.hpp"
+#include "rowscan/job/tally.hpp"
 #include "wire.hpp"
 
 namespace rowscan::app {
@@ -16,12 +16,10 @@ void encode(wire_writer& out, stations::summary const& s);
 void decode(wire_reader& in, stations::summary& s);
 void encode(wire_writer& out, lineitem::summary const& s);
 void decode(wire_reader& in, lineitem::summary& s);
-void encode(wire_writer& out, inputs::input_outcome const& o);
-void decode(wire_reader& in, inputs::input_outcome& o);
-void encode(wire_writer& out, inputs::placed_line const& line);
-void decode(wire_reader& in, inputs::placed_line& line);
-void encode(wire_writer& out, inputs::piece_record const& r);
-void decode(wire_reader& in, inputs::piece_record& r);
+void encode(wire_writer& out, job::tally const& t);
+void decode(wire_reader& in, job::tally& t);
+void encode(wire_writer& out, job::bad_line const& line);
+void decode(wire_reader& in, job::bad_line& line);
 void encode(wire_writer& out, std::vector<job::worker_share> const& shares);
 void decode(wire_reader& in, std::vector<job::worker_share>& shares);
 

@@ -7,8 +7,6 @@
 // all (finish), so a failure anywhere is the failure of the run.
 #pragma once
 
-#include "rowscan/inputs/outcome.hpp"
-
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,9 +29,6 @@ inline bool is_root() { return rank() == 0; }
 
 /// Rank 0's bytes, on every rank.
 std::string broadcast(std::string const& bytes);
-
-/// The origin of the pieces of the ranks before this one (MPI_Exscan of inputs::line_origin's `then`).
-inputs::line_origin lines_before(inputs::line_origin const& mine);
 
 /// Merges every rank's bytes in a binomial tree, in rank order (merge(earlier, later)); the result on
 /// rank 0, an empty string elsewhere. merge must be associative.

@@ -42,21 +42,6 @@ class null_buffer : public std::streambuf {
   int overflow(int c) override { return traits_type::not_eof(c); }
 };
 
-/// A line_origin as MPI sees it: four 64-bit words (empty, first, last, lines).
-void combine_origins(void* in, void* inout, int* len, MPI_Datatype*) {
-  auto const* earlier = static_cast<std::uint64_t const*>(in);
-  auto* later = static_cast<std::uint64_t*>(inout);
-  for (int i = 0; i < *len; ++i, earlier += 4, later += 4) {
-    inputs::line_origin const a{earlier[0] != 0, earlier[1], earlier[2], earlier[3]};
-    inputs::line_origin const b{later[0] != 0, later[1], later[2], later[3]};
-    inputs::line_origin const both = then(a, b);  // MPI passes the lower ranks' value as `in`
-    later[0] = both.empty ? 1 : 0;
-    later[1] = both.first_source;
-    later[2] = both.last_source;
-    later[3] = both.lines_in_last;
-  }
-}
-
 void send_bytes(std::string const& bytes, int to) {
   std::uint64_t const size = bytes.size();
   MPI_Send(&size, 1, MPI_UINT64_T, to, 0, MPI_COMM_WORLD);
@@ -131,22 +116,6 @@ std::string broadcast(std::string const& bytes) {
     MPI_Bcast(out.data() + at, n, MPI_CHAR, 0, MPI_COMM_WORLD);
   }
   return out;
-}
-
-inputs::line_origin lines_before(inputs::line_origin const& mine) {
-  if (count() == 1) return {};
-  std::uint64_t in[4] = {mine.empty ? 1u : 0u, mine.first_source, mine.last_source, mine.lines_in_last};
-  std::uint64_t out[4] = {1, 0, 0, 0};  // rank 0's result is undefined in MPI: it is the identity
-  MPI_Datatype origin_type;
-  MPI_Type_contiguous(4, MPI_UINT64_T, &origin_type);
-  MPI_Type_commit(&origin_type);
-  MPI_Op op;
-  MPI_Op_create(&combine_origins, /*commute=*/0, &op);
-  MPI_Exscan(in, out, 1, origin_type, op, MPI_COMM_WORLD);
-  MPI_Op_free(&op);
-  MPI_Type_free(&origin_type);
-  if (rank() == 0) return {};
-  return {out[0] != 0, out[1], out[2], out[3]};
 }
 
 std::string merge_to_root(std::string mine, std::function<std::string(std::string const&, std::string const&)> const& merge) {

@@ -10,7 +10,6 @@ bool in_mpi_job() { return false; }
 int rank() { return 0; }
 int count() { return 1; }
 std::string broadcast(std::string const& bytes) { return bytes; }
-inputs::line_origin lines_before(inputs::line_origin const&) { return {}; }
 std::string merge_to_root(std::string mine, std::function<std::string(std::string const&, std::string const&)> const&) {
   return mine;
 }

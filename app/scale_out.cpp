@@ -47,35 +47,6 @@ std::vector<inputs::input_source> shared_sources(std::vector<std::string> const&
   return decode_sources(text);
 }
 
-inputs::line_origin origin_of(std::vector<inputs::piece_record> const& records) {
-  inputs::line_origin out;
-  for (inputs::piece_record const& r : records) out = then(out, inputs::line_origin{false, r.source, r.source, r.lines});
-  return out;
-}
-
-inputs::input_outcome place(std::vector<inputs::piece_record> const& records, inputs::line_origin const& before) {
-  inputs::input_outcome out;
-  inputs::line_origin so_far = before;  // the pieces before the next, for its file's line numbers
-  for (inputs::piece_record const& r : records) {
-    std::uint64_t const lines_before = so_far.lines_before(r.source);
-    auto placed = [&](inputs::placed_line line) {
-      line.line += lines_before;
-      line.byte += r.begin;
-      return line;
-    };
-    inputs::input_outcome piece;
-    piece.bytes = r.bytes;
-    piece.lines = r.lines;
-    piece.skipped = r.skipped;
-    for (inputs::placed_line const& line : r.first_skipped) piece.skip(placed(line));
-    if (r.bad_stop) piece.stop = placed(*r.bad_stop).as_error().what();
-    if (r.failure) piece.stop = *r.failure;
-    out = then(std::move(out), piece);
-    so_far = then(so_far, inputs::line_origin{false, r.source, r.source, r.lines});
-  }
-  return out;
-}
-
 std::vector<rank_figures> gather_figures(rank_figures const& mine) {
   wire_writer out;
   out.number(mine.bytes);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // app/scale_out.hpp: a workload over many inputs and many processes. The FILE operands are resolved
 // into sources (inputs.hpp); each rank folds its share, piece by piece, with the workload's summarize
-// (the job driver); the pieces' bad lines are placed in their files (rowscan/inputs/outcome.hpp), and the
-// ranks' partial answers merge in a tree to rank 0 (ranks.hpp), which alone gets the answer.
+// (the job driver); the pieces' tallies (job::tally, the one monoid for positions) and the ranks'
+// partial answers merge in a tree to rank 0 (ranks.hpp), which alone gets the answer, every bad
+// line placed in its file by the merge (rowscan/inputs/outcome.hpp).
 //
 //   operands -resolve (rank 0), broadcast-> sources -share_of-> pieces -summarize-> partial answers
-//   -merge (in the rank)-> the rank's answer -MPI_Exscan of inputs::line_origin-> placed outcome
-//   -merge_to_root(then, merge)-> rank 0: the answer, or the first error in input order
+//   -merge (in the rank)-> the rank's answer and tally
+//   -merge_to_root(job::merge, the workload's merge)-> rank 0: the answer, or the first error in input order
 //
 // Without mpirun there is one rank and no MPI call is made; errors then propagate as they are thrown.
 #pragma once
@@ -47,12 +48,6 @@ struct scale_out_report {
 /// Prints the warning about skipped subdirectories (inputs::skipped_directories_warning) once, on rank 0.
 std::vector<inputs::input_source> shared_sources(std::vector<std::string> const& operands, inputs::input_settings const& settings);
 
-/// The inputs::line_origin of a rank's records: which sources they cover and the last one's lines.
-inputs::line_origin origin_of(std::vector<inputs::piece_record> const& records);
-
-/// The records placed in their files, given the origin of the pieces before them.
-inputs::input_outcome place(std::vector<inputs::piece_record> const& records, inputs::line_origin const& before);
-
 /// The rank's figures sent to rank 0 (--stats).
 std::vector<rank_figures> gather_figures(rank_figures const& mine);
 
@@ -79,12 +74,11 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
   if (total_known) total_known(share_bytes(sources, share));
   bool const alone = ranks::count() == 1;
 
-  std::vector<inputs::piece_record> records;
-  Summary answer = inputs::fold_share(sources, share, options, work, hand, records, alone);
+  job::tally outcome;
+  Summary answer = inputs::fold_share(sources, share, options, work, hand, outcome, alone);
   double const fold_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  inputs::input_outcome outcome = place(records, ranks::lines_before(origin_of(records)));
-  if (report != nullptr) report->ranks = gather_figures({outcome.bytes, outcome.lines, fold_seconds});
+  if (report != nullptr) report->ranks = gather_figures({outcome.all_bytes(), outcome.all_lines(), fold_seconds});
   if (!alone) {
     ranks::barrier();  // the merge's time starts when every rank has folded its share
     auto const merge_start = std::chrono::steady_clock::now();
@@ -93,14 +87,14 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
     encode(mine, answer);
     std::string const merged = ranks::merge_to_root(mine.bytes(), [&](std::string const& a, std::string const& b) {
       wire_reader earlier(a), later(b);
-      inputs::input_outcome first, second;
+      job::tally first, second;
       Summary x, y;
       decode(earlier, first);
       decode(earlier, x);
       decode(later, second);
       decode(later, y);
       wire_writer both;
-      encode(both, then(std::move(first), second));
+      encode(both, job::merge(std::move(first), second));
       encode(both, work.merge(std::move(x), y));
       return both.bytes();
     });
@@ -112,8 +106,8 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
       report->merge_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - merge_start).count();
     }
   }
-  if (outcome.stop) throw error(*outcome.stop);
-  answer.skipped = outcome.skipped_record();
+  if (auto const stop = inputs::stop_message(outcome, sources)) throw error(*stop);
+  answer.skipped = inputs::skipped_record(outcome, sources);
   return answer;
 }
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The parts of the scale-out (issue 15), each against a plain reference: the stations and lineitem
-// answers merged in any grouping, the line_origin and input_outcome monoids, the byte ranges moved to
+// answers merged in any grouping, the tallies of pieces across files (job::tally), the byte ranges moved to
 // line starts, the shares of the input, and the bytes partial answers travel as.
 #include "rowscan/io/byte_range.hpp"
 #include "rowscan/lineitem/merge_summaries.hpp"
 #include "rowscan/stations/merge_summaries.hpp"
 
 #include "rowscan/inputs/outcome.hpp"
+#include "rowscan/job/tally.hpp"
+#include "rowscan/skipped_lines.hpp"
 #include "rowscan/inputs/sources.hpp"
 #include "partial_wire.hpp"
 
@@ -18,6 +20,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -122,58 +125,128 @@ TEST(MergeSummaries, LineitemAddsEveryThreshold) {
   EXPECT_THROW(lineitem::merge_summaries(a, lineitem::empty_summary({10})), rowscan::error);
 }
 
-bool same(inputs::line_origin const& a, inputs::line_origin const& b) {
-  if (a.empty || b.empty) return a.empty == b.empty;
-  return a.first_source == b.first_source && a.last_source == b.last_source && a.lines_in_last == b.lines_in_last;
-}
+/// A file of the list, line by line: each line's bytes (its '\n' included) and whether it is good,
+/// left out (--skip-invalid) or ends the run.
+enum class line_kind { good, skipped, stop };
+struct listed_file {
+  std::uint64_t bom = 0;  // a byte order mark before the first line: 0 or 3 bytes
+  std::vector<std::pair<std::uint64_t, line_kind>> lines;
+};
 
-TEST(LineOrigin, IsAMonoidThatRestartsWithEachFile) {
-  std::mt19937 rng(11);
-  // Origins of consecutive pieces: each starts in the file where the one before ended, or a later one.
-  std::uint64_t file = 0;
-  auto next_origin = [&] {
-    if (rng() % 5 == 0) return inputs::line_origin{};
-    std::uint64_t const first = file + rng() % 2;
-    file = first + rng() % 2;
-    return inputs::line_origin{false, first, file, rng() % 100};
-  };
-  for (int trial = 0; trial < 2000; ++trial) {
-    SCOPED_TRACE("trial " + std::to_string(trial));
-    auto const a = next_origin(), b = next_origin(), c = next_origin();
-    EXPECT_TRUE(same(then(then(a, b), c), then(a, then(b, c))));
-    EXPECT_TRUE(same(then(a, inputs::line_origin{}), a));
-    EXPECT_TRUE(same(then(inputs::line_origin{}, a), a));
-  }
-  // a.txt's 3 lines, then 4 more of a.txt: 7; then b.txt: it starts again.
-  inputs::line_origin const a3{false, 0, 0, 3}, a4{false, 0, 0, 4}, b2{false, 1, 1, 2};
-  EXPECT_EQ(then(a3, a4).lines_before(0), 7u);
-  EXPECT_EQ(then(then(a3, a4), b2).lines_before(1), 2u);
-  EXPECT_EQ(then(then(a3, a4), b2).lines_before(2), 0u);
-}
-
-TEST(InputOutcome, IsOrderedAndTheFirstStopWins) {
-  auto piece = [](std::uint64_t lines, std::vector<std::uint64_t> const& bad, bool stop) {
-    inputs::input_outcome o;
-    o.lines = lines;
-    o.bytes = lines * 10;
-    for (std::uint64_t line : bad) {
-      ++o.skipped;
-      o.skip({"f", line, line * 10, "bad", 0, ""});
+/// The tally of lines [from, to) of file `f` as a worker reports it: positions from the piece's
+/// start, the first piece of a file (`opens`) counting the byte order mark before it.
+job::tally piece_tally(listed_file const& file, std::uint64_t f, std::size_t from, std::size_t to, bool opens) {
+  job::tally t;
+  t.source = f;
+  t.opens_source = opens;
+  t.bytes = opens ? file.bom : 0;
+  for (std::size_t i = from; i < to && !t.stopped(); ++i) {
+    auto const [bytes, kind] = file.lines[i];
+    job::bad_line const here{t.lines, t.bytes, "bad", 1, "", f};
+    if (kind == line_kind::skipped) {
+      ++t.skipped;
+      t.skip(here);
     }
-    if (stop) o.stop = "f:" + std::to_string(lines) + ": stop";
-    return o;
-  };
-  std::vector<inputs::input_outcome> const parts = {piece(3, {1, 2}, false), piece(4, {3, 4, 5}, false),
-                                                 piece(2, {6}, true), piece(5, {7}, true)};
-  std::mt19937 rng(3);
-  for (int trial = 0; trial < 50; ++trial) {
-    auto const merged = merge_bracketed(parts, 0, parts.size(), rng,
-                                        [](inputs::input_outcome a, inputs::input_outcome const& b) { return then(std::move(a), b); });
-    EXPECT_EQ(merged.skipped, 6u);
-    ASSERT_EQ(merged.first_skipped.size(), 5u);
-    EXPECT_EQ(merged.first_skipped[4].line, 5u);
-    EXPECT_EQ(*merged.stop, "f:2: stop");
+    if (kind == line_kind::stop) t.stop = here;
+    t.lines += 1;
+    t.bytes += bytes;
   }
+  return t;
+}
+
+TEST(TallyAcrossInputs, PlacesEveryBadLineInItsFileInAnyBracketing) {
+  for (std::uint32_t seed = 1; seed <= 300; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::vector<listed_file> files(1 + rng() % 5);
+    for (listed_file& file : files) {
+      file.bom = rng() % 3 == 0 ? 3 : 0;
+      for (std::size_t n = rng() % 12; n > 0; --n) {
+        std::uint32_t const roll = rng() % 20;
+        file.lines.emplace_back(1 + rng() % 30, roll == 0 ? line_kind::stop : roll < 5 ? line_kind::skipped : line_kind::good);
+      }
+    }
+    // The reference: one walk over the list, positions counted in each file from its byte 0.
+    std::vector<job::bad_line> skipped;
+    std::optional<job::bad_line> stop;
+    std::uint64_t all_lines = 0, all_bytes = 0;
+    for (std::uint64_t f = 0; f < files.size() && !stop; ++f) {
+      std::uint64_t byte = files[f].bom;
+      all_bytes += files[f].bom;
+      for (std::uint64_t line = 0; line < files[f].lines.size() && !stop; ++line) {
+        auto const [bytes, kind] = files[f].lines[line];
+        if (kind == line_kind::skipped) skipped.push_back({line, byte, "bad", 1, "", f});
+        if (kind == line_kind::stop) stop = job::bad_line{line, byte, "bad", 1, "", f};
+        byte += bytes;
+        all_bytes += bytes;
+        all_lines += 1;
+      }
+    }
+    // Pieces: each file cut at random lines, empty pieces (a range inside one line) included; only
+    // the first piece of a file opens it.
+    std::vector<job::tally> pieces;
+    for (std::uint64_t f = 0; f < files.size(); ++f) {
+      std::size_t from = 0;
+      bool opens = true;
+      do {
+        std::size_t const to = from + rng() % (files[f].lines.size() - from + 1);
+        pieces.push_back(piece_tally(files[f], f, from, to, opens));
+        from = to;
+        opens = false;
+      } while (from < files[f].lines.size());
+    }
+    for (int bracketing = 0; bracketing < 5; ++bracketing) {
+      job::tally const merged = merge_bracketed(pieces, 0, pieces.size(), rng,
+                                                  [](job::tally a, job::tally const& b) { return job::merge(std::move(a), b); });
+      EXPECT_EQ(merged.skipped, skipped.size());
+      ASSERT_EQ(merged.first_skipped.size(), std::min(skipped.size(), job::tally::kept));
+      for (std::size_t i = 0; i < merged.first_skipped.size(); ++i) {
+        EXPECT_EQ(merged.first_skipped[i].source, skipped[i].source) << "skipped line " << i;
+        EXPECT_EQ(merged.first_skipped[i].line, skipped[i].line) << "skipped line " << i;
+        EXPECT_EQ(merged.first_skipped[i].byte, skipped[i].byte) << "skipped line " << i;
+      }
+      ASSERT_EQ(merged.stop.has_value(), stop.has_value());
+      if (stop) {
+        EXPECT_EQ(merged.stop->source, stop->source);
+        EXPECT_EQ(merged.stop->line, stop->line);
+        EXPECT_EQ(merged.stop->byte, stop->byte);
+      } else {
+        EXPECT_EQ(merged.all_lines(), all_lines);
+        EXPECT_EQ(merged.all_bytes(), all_bytes);
+      }
+    }
+  }
+}
+
+TEST(TallyAcrossInputs, WordsTheStopAndTheSkippedLinesInTheirOwnFiles) {
+  // a.txt's lines 0..2 in one piece, 3..6 in the next; b.txt (a byte order mark, then 10-byte lines)
+  // in two pieces, the second's first line bad.
+  std::vector<inputs::input_source> const sources = {{"a.txt", 90, true}, {"b.txt", 43, true}};
+  job::tally a1, a2, b1, b2;
+  a1.opens_source = true;
+  a1.lines = 3;
+  a1.bytes = 40;
+  a2.lines = 4;
+  a2.bytes = 50;
+  a2.skipped = 1;
+  a2.skip({1, 12, "bad", 2, "\"q\"", 0});
+  b1.source = b2.source = 1;
+  b1.opens_source = true;
+  b1.lines = 2;
+  b1.bytes = 3 + 20;
+  b2.stop = job::bad_line{0, 4, "too hot", 5, "\"x;99\"", 1};
+  job::tally const all = inputs::merged({a1, a2, b1, b2});
+  EXPECT_EQ(inputs::stop_message(all, sources).value_or(""), "b.txt:3:5: too hot: \"x;99\"");
+  skipped_lines const skipped = inputs::skipped_record(all, sources);
+  ASSERT_EQ(skipped.first().size(), 1u);
+  EXPECT_EQ(std::string(skipped.first()[0].what()), "a.txt:5:2: bad: \"q\"");
+  EXPECT_EQ(skipped.first()[0].byte_offset(), 52u);
+  // Whatever follows the stop never happened; a failure worded in full ends the run as well.
+  job::tally failed;
+  failed.source = 1;
+  failed.failure = "b.txt: cannot decompress";
+  EXPECT_EQ(inputs::stop_message(inputs::merged({a1, failed, b2}), sources).value_or(""), "b.txt: cannot decompress");
+  EXPECT_FALSE(inputs::stop_message(inputs::merged({a1, a2, b1}), sources).has_value());
 }
 
 TEST(ByteRange, EveryLineLandsInTheRangeWhereItStarts) {
@@ -246,10 +319,15 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   lineitem::summary l = lineitem::empty_summary({1, 2});
   l.answers[1].sum_cents = (lineitem::uint128{1} << 90) + 1;
   l.rows = 9;
-  inputs::input_outcome o;
+  job::tally o;
   o.skipped = 2;
-  o.skip({"x.txt", 3, 40, "why", 7, "\"line\""});
-  o.stop = "x.txt:9: byte 90: stop";
+  o.skip({3, 40, "why", 7, "\"line\"", 1});
+  o.stop = job::bad_line{9, 90, "stop", 0, "", 1};
+  o.failure = "also";
+  o.source = 4;
+  o.opens_source = true;
+  o.earlier_bytes = 1234;
+  o.earlier_lines = 56;
   app::wire_writer out;
   encode(out, s);
   encode(out, l);
@@ -257,7 +335,7 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   app::wire_reader in(out.bytes());
   stations::summary s2;
   lineitem::summary l2;
-  inputs::input_outcome o2;
+  job::tally o2;
   decode(in, s2);
   decode(in, l2);
   decode(in, o2);
@@ -266,9 +344,17 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   EXPECT_EQ(s2.times.seconds("sort"), 0.25);
   EXPECT_TRUE(l2.answers[1].sum_cents == l.answers[1].sum_cents);
   EXPECT_EQ(l2.rows, 9u);
-  EXPECT_EQ(o2.first_skipped[0].as_error().what(), std::string("x.txt:3:7: why: \"line\""));
+  EXPECT_EQ(job::located(o2.first_skipped[0], "x.txt").what(), std::string("x.txt:4:7: why: \"line\""));
   EXPECT_EQ(o2.first_skipped[0].byte, 40u);
-  EXPECT_EQ(*o2.stop, *o.stop);
+  EXPECT_EQ(o2.first_skipped[0].source, 1u);
+  ASSERT_TRUE(o2.stop.has_value());
+  EXPECT_EQ(o2.stop->line, 9u);
+  EXPECT_EQ(o2.stop->source, 1u);
+  EXPECT_EQ(o2.failure, o.failure);
+  EXPECT_EQ(o2.all_bytes(), o.all_bytes());
+  EXPECT_EQ(o2.all_lines(), o.all_lines());
+  EXPECT_EQ(o2.source, 4u);
+  EXPECT_TRUE(o2.opens_source);
   app::wire_reader short_bytes(out.bytes().substr(0, 5));
   EXPECT_THROW(decode(short_bytes, s2), rowscan::error);
 }

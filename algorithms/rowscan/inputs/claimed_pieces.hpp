@@ -37,24 +37,25 @@ struct piece_queue {
 };
 
 /// One run's inputs (job::input_sequence): the pieces it claims from the queue, opened in turn; each
-/// piece's record, and the worker's share of the work, kept as the piece is done.
+/// piece's tally, and the worker's share of the work, kept as the piece is done.
 class claimed_pieces : public job::input_sequence {
  public:
   claimed_pieces(piece_queue& share, std::vector<input_source> const& sources,
-                 std::vector<input_piece> const& claims, std::vector<std::optional<piece_record>>& records,
+                 std::vector<input_piece> const& claims, std::vector<std::optional<job::tally>>& tallies,
                  job::worker_share& figure)
-      : share_(share), sources_(sources), claims_(claims), records_(records), figure_(figure) {}
+      : share_(share), sources_(sources), claims_(claims), tallies_(tallies), figure_(figure) {}
 
   bool next(int& fd, std::string& label, std::uint64_t& max_bytes) override {
     while (!share_.stopped) {
       std::size_t const i = share_.next.fetch_add(1);
       if (i >= claims_.size()) return false;
       current_ = i;
-      record_ = piece_record{};
+      opened_ = opened_piece{};
+      text_bytes_ = 0;
       begin_ = std::chrono::steady_clock::now();
-      auto const bytes = open_piece(sources_[claims_[i].source], claims_[i], input_, record_);
+      auto const bytes = open_piece(sources_[claims_[i].source], claims_[i], input_, opened_);
       if (!bytes) {  // a range inside one line: no line of its own
-        finish();
+        finish(piece_start(opened_));
         continue;
       }
       fd = input_->fd();
@@ -66,24 +67,25 @@ class claimed_pieces : public job::input_sequence {
   }
 
   void done(job::run_report const& run) override {
-    record_run(*input_, run, record_);
+    text_bytes_ = run.bytes;
     figure_.blocks += run.chunks;
-    finish();
+    finish(piece_tally(*input_, opened_, run));
   }
 
-  /// The piece being read ended the run with `thrown`: its record keeps the error (a compressed
+  /// The piece being read ended the run with `thrown`: its tally keeps the error (a compressed
   /// input's cut, when there was one), and nobody claims another piece. False if no piece was being
   /// read (the error is the worker's, not a piece's).
   bool failed(std::exception_ptr const& thrown) {
     if (!current_) return false;
     auto const cut = input_ ? input_->decode_failure() : std::nullopt;
+    job::tally t = piece_start(opened_);
     if (cut) {
-      record_.failure = *cut;
+      t.failure = *cut;
     } else {
-      record_failure(thrown, sources_[claims_[*current_].source], record_, input_ ? &*input_ : nullptr);
+      t = failed_piece(thrown, sources_[opened_.source], opened_, input_ ? &*input_ : nullptr);
     }
     share_.stopped = true;
-    finish();
+    finish(std::move(t));
     return true;
   }
 
@@ -97,21 +99,21 @@ class claimed_pieces : public job::input_sequence {
       std::rethrow_exception(thrown);
     } catch (input_error const& e) {
       std::uint64_t const dropped = input_->dropped_before_line(e.line() - 1);
-      if (dropped == 0 && record_.begin == 0) throw;
-      std::string const label = record_.begin != 0 ? source_label(sources_[claims_[*current_].source]) : input_->label();
-      throw input_error(label, e.line(), e.byte_offset() + dropped + record_.begin, e.why(), e.column(), e.quote());
+      if (dropped == 0 && opened_.begin == 0) throw;
+      std::string const label = opened_.begin != 0 ? source_label(sources_[opened_.source]) : input_->label();
+      throw input_error(label, e.line(), e.byte_offset() + dropped + opened_.begin, e.why(), e.column(), e.quote());
     }
   }
 
  private:
-  void finish() {
+  void finish(job::tally piece) {
     auto const now = std::chrono::steady_clock::now();
     if (figure_.bytes == 0 && figure_.busy_seconds == 0) {
       figure_.first_block_at = std::chrono::duration<double>(begin_ - share_.start).count();
     }
-    figure_.bytes += record_.bytes;
+    figure_.bytes += text_bytes_;
     figure_.busy_seconds += std::chrono::duration<double>(now - begin_).count();
-    records_[*current_] = std::move(record_);
+    tallies_[*current_] = std::move(piece);
     current_.reset();
     input_.reset();
   }
@@ -119,37 +121,38 @@ class claimed_pieces : public job::input_sequence {
   piece_queue& share_;
   std::vector<input_source> const& sources_;
   std::vector<input_piece> const& claims_;
-  std::vector<std::optional<piece_record>>& records_;
+  std::vector<std::optional<job::tally>>& tallies_;
   job::worker_share& figure_;
   std::optional<std::size_t> current_;  // the claim being read
-  piece_record record_;
+  opened_piece opened_;                  // where its text sits in its file
+  std::uint64_t text_bytes_ = 0;         // the bytes of text it gave the run
   std::optional<io::input_file> input_;
   std::chrono::steady_clock::time_point begin_;
 };
 
-/// The records of the pieces claimed so far: always the first ones, since claims are made in input
-/// order and every claimed piece is folded, or ends the run and nothing after it is claimed.
-inline std::vector<piece_record> claimed_records(std::vector<std::optional<piece_record>>& placed) {
-  std::vector<piece_record> records;
-  for (std::optional<piece_record>& record : placed) {
-    if (!record) break;
-    records.push_back(std::move(*record));
+/// The merged tally of the pieces claimed so far: always the first ones, since claims are made in
+/// input order and every claimed piece is folded, or ends the run and nothing after it is claimed.
+inline job::tally claimed_tally(std::vector<std::optional<job::tally>> const& pieces) {
+  job::tally out;
+  for (std::optional<job::tally> const& piece : pieces) {
+    if (!piece) break;
+    out = job::merge(std::move(out), *piece);
   }
-  return records;
+  return out;
 }
 
-/// Folds the pieces of a share in input order, in one run of the workload's engine; their records go
-/// to `records`, up to the first that ends the run. With `rethrow`, that piece's error is thrown as a
-/// run over its file throws it (claimed_pieces::rethrow) instead of being kept in its record.
+/// Folds the pieces of a share in input order, in one run of the workload's engine; their merged tally
+/// goes to `tally`, up to the first piece that ends the run. With `rethrow`, that piece's error is thrown as a
+/// run over its file throws it (claimed_pieces::rethrow) instead of being kept in its tally.
 template <class Summary, class Options>
 Summary fold_in_turn(std::vector<input_source> const& sources, std::vector<input_piece> const& share,
                      Options const& options, workload<Summary, Options> const& work,
-                     std::vector<piece_record>& records, bool rethrow) {
+                     job::tally& tally, bool rethrow) {
   piece_queue queue;
   queue.count = share.size();
   queue.claiming = 1;
   queue.start = std::chrono::steady_clock::now();
-  std::vector<std::optional<piece_record>> placed(share.size());
+  std::vector<std::optional<job::tally>> placed(share.size());
   job::worker_share figure;
   claimed_pieces pieces(queue, sources, share, placed, figure);
   Summary answer = work.empty;
@@ -160,7 +163,7 @@ Summary fold_in_turn(std::vector<input_source> const& sources, std::vector<input
     if (rethrow) pieces.rethrow(thrown);
     if (!pieces.failed(thrown)) throw;  // not a piece's error: the run's own
   }
-  for (piece_record& record : claimed_records(placed)) records.push_back(std::move(record));
+  tally = claimed_tally(placed);
   return answer;
 }
 

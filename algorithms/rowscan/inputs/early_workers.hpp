@@ -29,7 +29,7 @@ template <class Summary>
 struct early_workers : piece_queue {
   // Once runner is joined:
   std::vector<job::worker_share> shares;  ///< each worker's share of the work
-  std::vector<piece_record> records;      ///< the records of the pieces claimed (the first ones), in input order
+  job::tally tally;                       ///< the merged tally of the pieces claimed (the first ones, in input order)
   Summary answer;                         ///< the merge of the workers' answers
   std::string failure;  ///< what went wrong outside the pieces' folds, if something did (the rest is then empty)
 };
@@ -38,8 +38,8 @@ struct early_workers : piece_queue {
 /// the hand-over took the rest, or a piece ended the run. Each folds its pieces with one one-worker run
 /// of the workload (summarize_each: what the first piece taught it, such as the stations dictionary,
 /// serves the later ones). Then share gets each worker's share of the work (blocks, bytes, busy
-/// seconds, its first piece's time from share.start), the records of the pieces claimed (always the
-/// first pieces, in input order) and the merge of the workers' answers.
+/// seconds, its first piece's time from share.start), the merged tally of the pieces claimed (always
+/// the first pieces, in input order) and the merge of the workers' answers.
 template <class Summary, class Options>
 void run_early_workers(early_workers<Summary>& share, std::vector<input_source> const& sources,
                        std::vector<input_piece> const& claims, Options const& options,
@@ -48,12 +48,12 @@ void run_early_workers(early_workers<Summary>& share, std::vector<input_source> 
   alone.workers = 1;
   alone.reader_threads = 1;
   alone.progress = {};
-  std::vector<std::optional<piece_record>> records(claims.size());
+  std::vector<std::optional<job::tally>> tallies(claims.size());
   std::vector<Summary> answers(share.workers, work.empty);
   std::vector<job::worker_share> figures(share.workers);
   std::vector<std::string> failures(share.workers);  // an error of a worker's answer, not of a piece
   auto fold_claims = [&](unsigned w) {
-    claimed_pieces mine(share, sources, claims, records, figures[w]);
+    claimed_pieces mine(share, sources, claims, tallies, figures[w]);
     try {
       answers[w] = work.summarize_each(mine, alone);
     } catch (std::exception const& e) {
@@ -77,7 +77,7 @@ void run_early_workers(early_workers<Summary>& share, std::vector<input_source> 
   }
 
   share.shares = std::move(figures);
-  share.records = claimed_records(records);
+  share.tally = claimed_tally(tallies);
   share.answer = work.empty;
   for (Summary const& a : answers) share.answer = work.merge(std::move(share.answer), a);
 }

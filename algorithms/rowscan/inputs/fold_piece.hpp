@@ -13,6 +13,7 @@
 
 #include "rowscan/inputs/sources.hpp"
 #include "rowscan/inputs/outcome.hpp"
+#include "rowscan/job/tally.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -43,22 +44,31 @@ struct workload {
   }
 };
 
+/// Where an opened piece's text sits in its file, for its tally (inputs/outcome.hpp).
+struct opened_piece {
+  std::size_t source = 0;   ///< the piece's file (its index in the sources)
+  std::uint64_t begin = 0;  ///< the text's first byte in the file: after moving to a line start, and after a byte order mark
+  bool opens_file = false;  ///< the text holds the file's first line: its tally counts from byte 0, the mark included
+};
+
 /// Opens a piece for reading into `input`: whole, or its byte range moved to line starts, the
-/// descriptor at its first byte. Sets record.source and record.begin. Returns the most bytes to read,
+/// descriptor at its first byte; `opened` says where it starts. Returns the most bytes to read,
 /// or nothing if the range starts and ends inside one line (which belongs to an earlier range).
 inline std::optional<std::uint64_t> open_piece(input_source const& source, input_piece const& piece,
-                                               std::optional<io::input_file>& input, piece_record& record) {
-  record.source = piece.source;
+                                               std::optional<io::input_file>& input, opened_piece& opened) {
+  opened.source = piece.source;
   input.emplace(source.path, io::text_options{source.crlf});
   if (piece.whole) {
-    record.begin = input->bom_bytes();  // positions count the file's bytes, the byte order mark included
+    opened.begin = input->bom_bytes();  // positions count the file's bytes, the byte order mark included
+    opened.opens_file = true;
     return UINT64_MAX;
   }
   // A byte order mark is not part of the first line: a range at the file's start begins after it.
   std::uint64_t const begin =
       std::max<std::uint64_t>(input->bom_bytes(), io::line_start_at_or_after(input->fd(), piece.begin, source.size, input->label()));
   std::uint64_t const end = io::line_start_at_or_after(input->fd(), piece.end, source.size, input->label());
-  record.begin = begin;
+  opened.begin = begin;
+  opened.opens_file = begin == input->bom_bytes();
   if (begin == end) return std::nullopt;
   if (::lseek(input->fd(), static_cast<off_t>(begin), SEEK_SET) < 0) {
     throw error(input->label() + ": cannot seek to byte " + std::to_string(begin));
@@ -66,34 +76,53 @@ inline std::optional<std::uint64_t> open_piece(input_source const& source, input
   return end - begin;
 }
 
-/// A piece's counts and skipped lines, from the run's report, into its record; throws the decoder's
-/// error instead if a compressed input was cut short (the cut is the error, not what it caused).
-inline void record_run(io::input_file const& input, job::run_report const& run, piece_record& record) {
-  if (auto failure = input.decode_failure()) throw error(*failure);
-  record.bytes = run.bytes;
-  record.lines = run.lines;
-  record.skipped = run.skipped.count();
-  for (input_error const& e : run.skipped.first()) {
-    std::uint64_t const byte = e.byte_offset() + input.dropped_before_line(e.line() - 1);  // --crlf's CRs
-    record.first_skipped.push_back({input.label(), e.line(), byte, e.why(), e.column(), e.quote()});
-  }
+/// The tally a piece starts from: its file, and the bytes before its text that it covers (the byte
+/// order mark, when it opens the file).
+inline job::tally piece_start(opened_piece const& opened) {
+  job::tally t;
+  t.source = opened.source;
+  t.opens_source = opened.opens_file;
+  t.bytes = opened.opens_file ? opened.begin : 0;
+  return t;
 }
 
-/// The error that ended a piece's fold, kept in its record instead of thrown: a bad line as
-/// record.bad_stop, anything else worded in full as record.failure.
-/// `input`, if given, is the piece's open input, whose --crlf CRs the bad line's byte offset does not count yet.
-inline void record_failure(std::exception_ptr const& thrown, input_source const& source, piece_record& record,
-                           io::input_file const* input = nullptr) {
+/// A bad line the job driver reported for a piece's text (`e`, 1-based, the text's byte offset), as a
+/// bad line of the piece's tally: its file, and its byte counting the --crlf CRs dropped before it and
+/// what the piece covers before its text.
+inline job::bad_line piece_line(input_error const& e, opened_piece const& opened, io::input_file const* input) {
+  std::uint64_t const dropped = input != nullptr ? input->dropped_before_line(e.line() - 1) : 0;
+  std::uint64_t const lead = opened.opens_file ? opened.begin : 0;
+  return {e.line() - 1, e.byte_offset() + dropped + lead, e.why(), e.column(), e.quote(), opened.source};
+}
+
+/// A piece's tally, from the run's report over its text; throws the decoder's error instead if a
+/// compressed input was cut short (the cut is the error, not what it caused).
+inline job::tally piece_tally(io::input_file const& input, opened_piece const& opened, job::run_report const& run) {
+  if (auto failure = input.decode_failure()) throw error(*failure);
+  job::tally t = piece_start(opened);
+  t.bytes += run.bytes;
+  t.lines = run.lines;
+  t.skipped = run.skipped.count();
+  for (input_error const& e : run.skipped.first()) t.first_skipped.push_back(piece_line(e, opened, &input));
+  return t;
+}
+
+/// The tally of a piece whose fold ended the run with `thrown`: a bad line as its stop, anything else
+/// worded in full as its failure. `input`, if given, is the piece's open input, whose --crlf CRs the
+/// bad line's byte offset does not count yet.
+inline job::tally failed_piece(std::exception_ptr const& thrown, input_source const& source, opened_piece const& opened,
+                               io::input_file const* input = nullptr) {
+  job::tally t = piece_start(opened);
   try {
     std::rethrow_exception(thrown);
   } catch (input_error const& e) {
-    std::uint64_t const byte = e.byte_offset() + (input != nullptr ? input->dropped_before_line(e.line() - 1) : 0);
-    record.bad_stop = placed_line{source_label(source), e.line(), byte, e.why(), e.column(), e.quote()};
+    t.stop = piece_line(e, opened, input);
   } catch (std::bad_alloc const&) {
-    record.failure = source_label(source) + ": out of memory (a smaller --chunk-size needs less)";
+    t.failure = source_label(source) + ": out of memory (a smaller --chunk-size needs less)";
   } catch (std::exception const& e) {
-    record.failure = e.what();
+    t.failure = e.what();
   }
+  return t;
 }
 
 }  // namespace rowscan::inputs

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/inputs/hand_over.hpp: every processor at once. Host workers start on a job's first pieces at once
 // (early_workers.hpp) while the GPU starts; when it is ready, the GPU takes every piece not yet
-// claimed and folds them as one run of the job driver; the records and answers then merge as MPI
+// claimed and folds them as one run of the job driver; the pieces' tallies and answers then merge as MPI
 // ranks' do (scale_out.hpp), so the answer, every error position and --skip-invalid's report are
 // those of one run, whatever the split.
 //
 //   claims:  [0][1][2][3][4][5][6][7][8][9]   one queue in input order (cut_into_claims)
 //   early:    a  b  c  a  b  c                 host workers a, b, c: one piece at a time, each alone
 //   GPU ready (CUDA's start-up) ------^        takes 6..9, joined into one range (joined)
-//   records: 0..5 from the early workers, then the GPU's; answers merged (the merge is commutative)
+//   tallies: 0..5 from the early workers, then the GPU's; answers merged (the merge is commutative)
 //
 // The early workers finish the pieces they hold after the hand-over and claim no more: at 2 MiB a
 // piece is 20-40 ms of one core's work (50-100 MB/s on the H100 machine's cores), about as long as
@@ -56,13 +56,13 @@ inline bool hands_over(hand_over const* how, std::vector<input_source> const& so
                                     [&](input_piece const& piece) { return sources[piece.source].splittable; });
 }
 
-/// Folds a share's pieces with a hand-over (the diagram above): `records` gets the records of the
+/// Folds a share's pieces with a hand-over (the diagram above): `tally` gets the merged tally of the
 /// pieces in input order, up to the first that ends the run, and the answer's shares are the early
 /// workers' then the taker's, their first-block times counted from this call.
 template <class Summary, class Options>
 Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<input_piece> const& share,
                           Options const& options, workload<Summary, Options> const& work, hand_over const& how,
-                          std::vector<piece_record>& records) {
+                          job::tally& tally) {
   auto const start = std::chrono::steady_clock::now();
   auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   std::vector<input_piece> const claims = cut_into_claims(share, how.claim_bytes, sources);
@@ -91,7 +91,7 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
 
   // The taker's run over the rest, unless an early piece already ended the run.
   Summary rest = work.empty;
-  std::vector<piece_record> rest_records;
+  job::tally rest_tally;
   if (!early.stopped) {
     Options rest_options = options;
     if (options.progress) {
@@ -100,20 +100,17 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
       rest_options.progress = [&, before](std::uint64_t done) { options.progress(before + done); };
     }
     std::vector<input_piece> const remaining(claims.begin() + static_cast<std::ptrdiff_t>(taken_from), claims.end());
-    rest = fold_in_turn(sources, joined(remaining), rest_options, work, rest_records, false);
+    rest = fold_in_turn(sources, joined(remaining), rest_options, work, rest_tally, false);
   }
   early.runner.join();
   if (!early.failure.empty()) throw error("host workers: " + early.failure);
 
   std::vector<job::worker_share> shares = std::move(early.shares);
-  records = std::move(early.records);
+  tally = std::move(early.tally);
   Summary answer = std::move(early.answer);
-  bool const early_stop = std::any_of(records.begin(), records.end(), [](piece_record const& r) {
-    return r.bad_stop || r.failure;
-  });
-  ROWSCAN_EXPECTS(early_stop || records.size() == taken_from, "every piece claimed by a host worker is folded");
+  bool const early_stop = tally.stopped();
   if (!early_stop) {
-    records.insert(records.end(), rest_records.begin(), rest_records.end());
+    tally = job::merge(std::move(tally), rest_tally);
     answer = work.merge(std::move(answer), rest);
     for (job::worker_share w : rest.shares) {
       w.first_block_at += ready_at;  // the taker's run counts from its own start

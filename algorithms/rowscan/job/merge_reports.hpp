@@ -3,7 +3,7 @@
 //
 // Several files, or several ranks, each run the job driver on their own piece of the input; the
 // answer's report is the sum of theirs. What --skip-invalid left out is not merged here: its positions
-// must first be placed in the whole input, which only the caller knows (app/input_outcome.hpp).
+// merged by job::merge on tallies that say which input each bad line is in (rowscan/inputs/outcome.hpp).
 #pragma once
 
 #include "rowscan/job/run_report.hpp"
