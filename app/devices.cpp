@@ -24,7 +24,7 @@ job::device_choice device_choice_option(cxxopts::ParseResult const& args) {
   if (args.count("devices") == 0) return {};
   auto const text = args["devices"].as<std::string>();
   auto const choice = job::parse_device_choice(text);
-  if (!choice) throw usage_error("--devices: '" + text + "' is not one of auto, cpu, gpu, gpu:N, cpu+gpu");
+  if (!choice) throw usage_error("--devices: '" + text + "' is not one of auto, cpu, gpu, gpu:N, gpu:N,M,..., gpu:all, cpu+gpu");
   return *choice;
 }
 
@@ -52,6 +52,7 @@ void add_devices_option(cxxopts::Options& options) {
       "devices",
       "the processors that run the job: auto (the default: the host's cores for inputs that they finish "
       "before a GPU could start, or when no GPU is usable; the GPU otherwise), cpu, gpu (the first GPU), gpu:N, "
+      "gpu:N,M,... (a worker on each GPU named, all fed from one queue), gpu:all (every GPU), "
       "or cpu+gpu (as auto, but a few host workers fold the input's first pieces while the GPU starts)",
       cxxopts::value<std::string>(), "WHERE");
   options.add_options(testing_group)(
@@ -61,7 +62,18 @@ void add_devices_option(cxxopts::Options& options) {
 }
 
 void use_chosen_gpu(cxxopts::ParseResult const& args, engine const& on) {
-  if (on.on_gpu()) on.use(device_choice_option(args).gpu_index);
+  if (on.on_gpu()) on.use(device_choice_option(args).first_gpu());
+}
+
+std::vector<int> chosen_gpus(cxxopts::ParseResult const& args, engine const& on) {
+  if (!on.on_gpu()) return {};
+  auto const choice = device_choice_option(args);
+  std::vector<int> gpus = choice.gpus;
+  if (choice.all_gpus) {
+    for (int g = 0; g < on.gpu_count(); ++g) gpus.push_back(g);
+  }
+  if (gpus.size() < 2) return {};  // one worker, on the GPU made current (use_chosen_gpu, hand_over_choice)
+  return gpus;
 }
 
 std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker, std::size_t chunk_size) {
@@ -71,9 +83,9 @@ std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& ar
   how.claim_bytes = chunk_size == 0 ? job::early_claim_bytes : std::min<std::uint64_t>(chunk_size, job::early_claim_bytes);
   auto const choice = device_choice_option(args);
   // cudaSetDevice makes the device's context (CUDA 12 and later): the start-up the early workers hide.
-  auto get_gpu_ready = [gpu = choice.gpu_index, &taker] {
+  auto get_gpu_ready = [gpu = choice.first_gpu(), gpus = chosen_gpus(args, taker), &taker] {
     taker.use(gpu);
-    taker.start();
+    taker.start(gpus);
   };
   if (taker.on_gpu()) how.get_ready = get_gpu_ready;
   if (auto const text = option_text(args, "hand-over-after")) {
@@ -121,7 +133,11 @@ engine const& engine_for(cxxopts::ParseResult const& args, std::vector<std::stri
     return *host;
   }
   answer_first(true);  // the GPU's teardown after the answer is not the user's wait (answer_first.hpp)
-  if (auto const problem = gpu->unavailable(choice.gpu_index)) {
+  std::optional<std::string> problem = gpu->unavailable(choice.first_gpu());
+  for (int const g : choice.gpus) {
+    if (!problem) problem = gpu->unavailable(g);
+  }
+  if (problem) {
     if (choice.kind == job::device_choice::gpu || host == nullptr) {
       throw error("no usable GPU: " + *problem + (host != nullptr ? "; --devices cpu runs on the host's cores" : std::string()));
     }

@@ -32,6 +32,11 @@ engine const* chosen_engine();
 /// hand-over such as --explain.
 void use_chosen_gpu(cxxopts::ParseResult const& args, engine const& on);
 
+/// The GPUs whose workers run the job (job_options::gpus) when --devices names several (gpu:N,M,...,
+/// gpu:all on a machine with more than one) and `on` is the GPU's engine; empty otherwise (one worker,
+/// on the GPU that use_chosen_gpu or hand_over_choice makes current).
+std::vector<int> chosen_gpus(cxxopts::ParseResult const& args, engine const& on);
+
 /// The hand-over of a job run by `taker` (rowscan/inputs/hand_over.hpp), if it has one: under --devices cpu+gpu with a
 /// GPU engine and one process (MPI ranks share a node's cores already), or in any build when a test
 /// forces one with --hand-over-after K. chunk_size is the job's option (0: the default). A GPU taker

@@ -27,6 +27,11 @@ class CliDevices : public support::cli_fixture {
       choices_.push_back(" --devices gpu");
       choices_.push_back(" --devices gpu:0");
       choices_.push_back(" --devices cpu+gpu");
+      // Several GPU workers fed from one queue, their tables merged on the host: on a machine with one
+      // GPU, two workers on it.
+      choices_.push_back(" --devices gpu:0,0");
+      choices_.push_back(" --devices gpu:0,0 --chunk-size 64K");
+      choices_.push_back(" --devices gpu:all");
     }
   }
 
@@ -95,6 +100,25 @@ TEST_F(CliDevices, ErrorsAndSkippedLinesAreTheSameOnEveryProcessor) {
   expect_same_everywhere("stations '" + path("no-such-file") + "'");
 }
 
+TEST_F(CliDevices, SeveralGpuWorkersShareTheBlocks) {
+  write_file(path("m.txt"), measurements(4, 20000, 100, 0));
+  auto const one = run("stations --devices cpu '" + path("m.txt") + "'");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  if (!built_for_cuda()) GTEST_SKIP() << "the cpu build has no GPU engine";
+  auto const two = run("stations --devices gpu:0,0 --chunk-size 16K --stats '" + path("m.txt") + "'");
+  if (two.err.find("no usable GPU") != std::string::npos) GTEST_SKIP() << two.err;
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_EQ(two.out, one.out);
+  // --stats ends with each worker's share: two GPU workers, the blocks split between them.
+  std::size_t workers = 0, blocks = 0;
+  for (std::size_t at = two.err.find("  gpu    "); at != std::string::npos; at = two.err.find("  gpu    ", at + 1)) {
+    ++workers;
+    blocks += std::stoul(two.err.substr(at + 13, 6));  // "  gpu    N   BBBBBB blocks"
+  }
+  EXPECT_EQ(workers, 2u) << two.err;
+  EXPECT_GT(blocks, 2u) << two.err;
+}
+
 TEST_F(CliDevices, ExplainRunsOnEveryProcessor) {
   write_file(path("m.txt"), "Hamburg;12.0\nBulawayo;8.9\nHamburg;-3.4\n");
   std::vector<std::string> every = {""};
@@ -109,14 +133,14 @@ TEST_F(CliDevices, ExplainRunsOnEveryProcessor) {
 TEST_F(CliDevices, BadValuesAreUsageErrors) {
   write_file(path("m.txt"), "a;1.0\n");
   std::string const m = " '" + path("m.txt") + "'";
-  for (char const* value : {"tpu", "gpu:", "gpu:x", "gpu:-1", "GPU", ""}) {
+  for (char const* value : {"tpu", "gpu:", "gpu:x", "gpu:-1", "GPU", "", "gpu:0,", "gpu:all,1"}) {
     auto const r = run("stations --devices '" + std::string(value) + "'" + m);
     EXPECT_EQ(r.exit_code, 2) << value;
-    EXPECT_EQ(r.err, "rowscan: error: --devices: '" + std::string(value) + "' is not one of auto, cpu, gpu, gpu:N, cpu+gpu (see --help)\n")
+    EXPECT_EQ(r.err, "rowscan: error: --devices: '" + std::string(value) + "' is not one of auto, cpu, gpu, gpu:N, gpu:N,M,..., gpu:all, cpu+gpu (see --help)\n")
         << value;
   }
   if (!built_for_cuda()) {
-    for (std::string const value : {"gpu", "cpu+gpu"}) {
+    for (std::string const value : {"gpu", "cpu+gpu", "gpu:0,1", "gpu:all"}) {
       std::string args = "lineitem --suppkey-below 5 --devices ";
       args += value;
       args += m;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace {
 
 using rowscan::job::device_choice;
@@ -16,15 +18,26 @@ TEST(Devices, ParsesEveryChoice) {
   auto const first = parse_device_choice("gpu");
   ASSERT_TRUE(first);
   EXPECT_EQ(first->kind, device_choice::gpu);
-  EXPECT_EQ(first->gpu_index, rowscan::job::default_gpu);
+  EXPECT_EQ(first->first_gpu(), rowscan::job::default_gpu);
+  EXPECT_FALSE(first->all_gpus);
   auto const third = parse_device_choice("gpu:2");
   ASSERT_TRUE(third);
   EXPECT_EQ(third->kind, device_choice::gpu);
-  EXPECT_EQ(third->gpu_index, 2);
+  EXPECT_EQ(third->gpus, std::vector<int>{2});
+  EXPECT_EQ(third->first_gpu(), 2);
+  auto const several = parse_device_choice("gpu:1,0,1");
+  ASSERT_TRUE(several);
+  EXPECT_EQ(several->kind, device_choice::gpu);
+  EXPECT_EQ(several->gpus, (std::vector<int>{1, 0, 1}));  // a GPU named twice gets two workers
+  auto const all = parse_device_choice("gpu:all");
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->kind, device_choice::gpu);
+  EXPECT_TRUE(all->all_gpus);
+  EXPECT_TRUE(all->gpus.empty());
 }
 
 TEST(Devices, RejectsAnythingElse) {
-  for (char const* text : {"", "GPU", "gpu:", "gpu:x", "gpu:-1", "gpu:1x", "gpu:0,1", "cpu:0", "auto ", "gpus", "gpu+cpu", "cpu+gpu:1",
+  for (char const* text : {"", "GPU", "gpu:", "gpu:x", "gpu:-1", "gpu:1x", "gpu:0,", "gpu:,0", "gpu:0,,1", "gpu:0;1", "gpu:all,0", "gpu:ALL", "cpu:0", "auto ", "gpus", "gpu+cpu", "cpu+gpu:1",
                            "gpu:99999999999999999999"}) {
     EXPECT_FALSE(parse_device_choice(text)) << '\'' << text << '\'';
   }

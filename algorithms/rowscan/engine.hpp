@@ -43,9 +43,12 @@ class engine {
   virtual std::optional<std::string> unavailable(int gpu_index) const = 0;
   /// Makes GPU gpu_index the device of this process's later CUDA calls; nothing on the host.
   virtual void use(int gpu_index) const = 0;
-  /// Creates the GPU's context now (CUDA's start-up: 0.25-0.6 s), so that the job's first device call
-  /// finds it made; nothing on the host. Throws rowscan::device_error if the GPU cannot start.
-  virtual void start() const = 0;
+  /// The GPUs this process sees (0 on the host, or without a driver).
+  virtual int gpu_count() const = 0;
+  /// Creates the contexts of `gpus` now (the current GPU's when empty), side by side on threads of their
+  /// own (CUDA's start-up: 0.25-0.6 s a GPU), so that the job's first device calls find them made;
+  /// nothing on the host. Throws rowscan::device_error if a GPU cannot start.
+  virtual void start(std::vector<int> const& gpus) const = 0;
 
   /// `rowscan stations` over each input in turn, with one set of workers (job::input_sequence).
   virtual stations::summary stations(job::input_sequence& inputs, stations::summarize_options const& options) const = 0;

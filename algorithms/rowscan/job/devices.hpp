@@ -9,20 +9,26 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rowscan::job {
 
 /// This process's GPU when none is named: under mpirun the node-local rank's (rank % GPUs), else the first.
 constexpr int default_gpu = -1;
 
-/// --devices: auto (the default), cpu, gpu (this process's GPU: default_gpu), gpu:N, or cpu+gpu (host
-/// workers from the start and this process's GPU from when it is ready: app/hand_over.hpp).
+/// --devices: auto (the default), cpu, gpu (this process's GPU: default_gpu), gpu:N, gpu:N,M,... (a
+/// worker for each GPU named; one named twice gets two), gpu:all (a worker for every GPU), or cpu+gpu
+/// (host workers from the start and this process's GPU from when it is ready: inputs/hand_over.hpp).
 struct device_choice {
   enum kind_t { automatic, cpu, gpu, cpu_and_gpu } kind = automatic;
-  int gpu_index = default_gpu;
+  std::vector<int> gpus;  ///< the GPUs named (gpu:N,...); empty: this process's GPU, or all of them with all_gpus
+  bool all_gpus = false;  ///< gpu:all
+
+  /// The GPU a job without several workers runs on: the first named, or default_gpu.
+  int first_gpu() const { return gpus.empty() ? default_gpu : gpus.front(); }
 };
 
-/// Parses "auto", "cpu", "gpu", "gpu:N" or "cpu+gpu"; nothing for anything else.
+/// Parses "auto", "cpu", "gpu", "gpu:N", "gpu:N,M,...", "gpu:all" or "cpu+gpu"; nothing for anything else.
 std::optional<device_choice> parse_device_choice(std::string_view text);
 
 /// Bytes of text one host worker folds in the time a GPU takes to start. Measured on the H100 machine

@@ -33,8 +33,20 @@ ROWSCAN_SYSTEM_END
 namespace rowscan::job {
 ROWSCAN_SYSTEM_BEGIN
 
-/// How many workers a run gets (job_options::workers): one under CUDA.
-std::size_t worker_count(job_options const& options);
+/// The device of each worker of a run: under CUDA the GPUs of job_options::gpus, or {no_device} (one
+/// worker, on the current GPU); on the host systems job_options::workers times no_device.
+constexpr int no_device = -1;
+std::vector<int> worker_devices(job_options const& options);
+
+/// Makes `device` the calling thread's current GPU (under CUDA; nothing for no_device or on the host).
+void use_device(int device);
+
+/// The calling thread's current GPU under CUDA; no_device on the host systems.
+int current_device();
+
+/// Creates the contexts of `devices` at once, each on a thread of its own: CUDA's start-up (0.25-0.6 s a
+/// GPU) runs side by side instead of one GPU after another. Nothing on the host systems, or for one device.
+void start_devices(std::vector<int> const& devices);
 
 /// While it lives, the OpenMP regions that this thread starts run on one thread (the host systems;
 /// nothing under CUDA). Host workers fold under it, the parallelism being across blocks, and a
@@ -51,10 +63,12 @@ class one_thread_scope {
   int before_ = 0;
 };
 
-/// A worker and the context it runs on: each worker has its own (stream, pool, observer).
+/// A worker and the context it runs on: each worker has its own (stream, pool, observer), on its own
+/// GPU under CUDA (the thread that runs the worker makes `device` current).
 struct worker_slot {
   context const* ctx;
   block_worker* worker;
+  int device = no_device;
 };
 
 /// A workload's default chunk size: on_gpu under CUDA, on_host on the host systems, within an eighth

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rowscan::job {
 ROWSCAN_SYSTEM_BEGIN
@@ -19,10 +20,14 @@ std::optional<std::string> gpu_unavailable(int gpu_index);
 /// CUDA call of this process (under CUDA; nothing otherwise).
 void use_gpu(int gpu_index);
 
-/// Creates the GPU's context now (CUDA's start-up: 0.25-0.6 s), so that the job's first device call
-/// finds it made; called on the thread that runs the GPU's job while host workers fold. Nothing
-/// without CUDA. Throws rowscan::device_error if the GPU cannot start.
-void start_gpu();
+/// The GPUs this process sees; 0 without CUDA or a driver.
+int gpu_count();
+
+/// Creates the contexts of `gpus` now (the current GPU's when empty; several side by side, on threads
+/// of their own: job::start_devices), so that the job's first device calls find them made; called on
+/// the thread that runs the GPU's job while host workers fold. Leaves the current GPU as it was.
+/// Nothing without CUDA. Throws rowscan::device_error if a GPU cannot start.
+void start_gpus(std::vector<int> const& gpus);
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::job

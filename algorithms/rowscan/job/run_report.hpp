@@ -32,8 +32,10 @@ struct job_options {
   /// Called after each block with the input bytes done so far (for a progress display).
   std::function<void(std::uint64_t)> progress;
   /// Workers folding blocks at once on the host systems; 0: omp_get_max_threads() (OMP_NUM_THREADS).
-  /// The CUDA build has one worker, the GPU.
   unsigned workers = 0;
+  /// Under CUDA, a worker for each GPU listed (a GPU listed twice gets two), all fed from one queue;
+  /// empty: one worker, on the calling thread's current GPU.
+  std::vector<int> gpus;
   /// Read at most this many bytes of a regular file, from the descriptor's position: one byte range
   /// of a file (scale-out: a rank's share, app/inputs.hpp). The default reads to the end.
   std::uint64_t max_input_bytes = UINT64_MAX;

@@ -31,7 +31,8 @@ class system_engine final : public engine {
     return ROWSCAN_HAS_CUB ? job::gpu_unavailable(gpu_index) : std::nullopt;
   }
   void use(int gpu_index) const override { job::use_gpu(gpu_index); }
-  void start() const override { job::start_gpu(); }
+  int gpu_count() const override { return ROWSCAN_HAS_CUB ? job::gpu_count() : 0; }
+  void start(std::vector<int> const& gpus) const override { job::start_gpus(gpus); }
 
   stations::summary stations(job::input_sequence& inputs, stations::summarize_options const& options) const override {
     return stations::summarize_each(inputs, options);

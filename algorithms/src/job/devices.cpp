@@ -11,17 +11,25 @@
 namespace rowscan::job {
 
 std::optional<device_choice> parse_device_choice(std::string_view text) {
-  if (text == "auto") return device_choice{device_choice::automatic, default_gpu};
-  if (text == "cpu") return device_choice{device_choice::cpu, default_gpu};
-  if (text == "gpu") return device_choice{device_choice::gpu, default_gpu};
-  if (text == "cpu+gpu") return device_choice{device_choice::cpu_and_gpu, default_gpu};
+  if (text == "auto") return device_choice{device_choice::automatic, {}, false};
+  if (text == "cpu") return device_choice{device_choice::cpu, {}, false};
+  if (text == "gpu") return device_choice{device_choice::gpu, {}, false};
+  if (text == "cpu+gpu") return device_choice{device_choice::cpu_and_gpu, {}, false};
+  if (text == "gpu:all") return device_choice{device_choice::gpu, {}, true};
   constexpr std::string_view prefix = "gpu:";
   if (text.substr(0, prefix.size()) != prefix || text.size() == prefix.size()) return std::nullopt;
-  int index = 0;
-  auto const digits = text.substr(prefix.size());
-  auto const [end, failure] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-  if (failure != std::errc{} || end != digits.data() + digits.size() || index < 0) return std::nullopt;
-  return device_choice{device_choice::gpu, index};
+  device_choice choice{device_choice::gpu, {}, false};
+  std::string_view rest = text.substr(prefix.size());
+  for (;;) {  // N or N,M,...: whole numbers, nothing empty between the commas
+    std::size_t const comma = rest.find(',');
+    std::string_view const digits = rest.substr(0, comma);
+    int index = 0;
+    auto const [end, failure] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+    if (digits.empty() || failure != std::errc{} || end != digits.data() + digits.size() || index < 0) return std::nullopt;
+    choice.gpus.push_back(index);
+    if (comma == std::string_view::npos) return choice;
+    rest = rest.substr(comma + 1);
+  }
 }
 
 namespace {

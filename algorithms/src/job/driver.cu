@@ -178,9 +178,7 @@ class block_workers {
                 std::uint64_t first_byte)
       : reader_(reader), label_(label), chunk_size_(chunk_size), padding_(padding), run_start_(run_start),
         first_byte_(first_byte) {
-#if ROWSCAN_HAS_CUB
-    check_cuda(cudaGetDevice(&device_), "cannot tell the current GPU");  // each worker's thread uses it too
-#endif
+    device_ = current_device();  // the device of a worker without one of its own
     for (worker_slot const& slot : slots) workers_.push_back(std::make_unique<state>(slot));
     try {
       for (auto& w : workers_) w->thread = std::thread([this, &w = *w] { run(w); });
@@ -337,9 +335,7 @@ class block_workers {
     one_thread_scope const one_thread;
     std::deque<block_task> held;  // taken, its text on its way to w's memory
     try {
-#if ROWSCAN_HAS_CUB
-      check_cuda(cudaSetDevice(device_), "cannot use the GPU on a worker's thread");
-#endif
+      use_device(w.slot.device != no_device ? w.slot.device : device_);
       block_feed feed(*w.slot.ctx, padding_);
       for (;;) {
         // Before waiting for another block, the reader gets back every block whose copy has landed:
@@ -382,9 +378,7 @@ class block_workers {
   std::size_t padding_;
   std::chrono::steady_clock::time_point run_start_;  // the driver's start: workers' first blocks are timed from it
   std::uint64_t first_byte_;                         // where the reader started in the file
-#if ROWSCAN_HAS_CUB
-  int device_ = 0;  // the GPU of the run: each worker's thread makes it current
-#endif
+  int device_ = no_device;  // the GPU current when the run began: a worker without a device of its own uses it
   std::vector<std::unique_ptr<state>> workers_;
   std::mutex mutex_;
   std::condition_variable work_;  // a worker has a block, or the input has ended
@@ -409,12 +403,58 @@ one_thread_scope::one_thread_scope() : before_(omp_get_max_threads()) { omp_set_
 one_thread_scope::~one_thread_scope() { omp_set_num_threads(before_); }
 #endif
 
-std::size_t worker_count(job_options const& options) {
+std::vector<int> worker_devices(job_options const& options) {
 #if ROWSCAN_HAS_CUB
-  (void)options;
-  return 1;
+  return options.gpus.empty() ? std::vector<int>{no_device} : options.gpus;
 #else
-  return options.workers != 0 ? options.workers : static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+  std::size_t const n = options.workers != 0 ? options.workers : static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+  return std::vector<int>(n, no_device);
+#endif
+}
+
+void use_device(int device) {
+#if ROWSCAN_HAS_CUB
+  if (device != no_device) check_cuda(cudaSetDevice(device), ("cannot use GPU " + std::to_string(device)).c_str());
+#else
+  (void)device;
+#endif
+}
+
+int current_device() {
+#if ROWSCAN_HAS_CUB
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "cannot tell the current GPU");
+  return device;
+#else
+  return no_device;
+#endif
+}
+
+void start_devices(std::vector<int> const& devices) {
+#if ROWSCAN_HAS_CUB
+  std::vector<int> distinct;
+  for (int const d : devices) {
+    if (d != no_device && std::find(distinct.begin(), distinct.end(), d) == distinct.end()) distinct.push_back(d);
+  }
+  if (distinct.size() < 2) return;  // one GPU starts with its first call, as it always has
+  std::vector<std::exception_ptr> failures(distinct.size());
+  std::vector<std::thread> starting;
+  for (std::size_t i = 0; i < distinct.size(); ++i) {
+    starting.emplace_back([&, i] {
+      try {
+        use_device(distinct[i]);
+        check_cuda(cudaFree(nullptr), ("cannot start GPU " + std::to_string(distinct[i])).c_str());
+      } catch (...) {
+        failures[i] = std::current_exception();
+      }
+    });
+  }
+  for (std::thread& t : starting) t.join();
+  for (std::exception_ptr const& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+#else
+  (void)devices;
 #endif
 }
 

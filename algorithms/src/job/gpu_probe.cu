@@ -3,6 +3,7 @@
 #include "rowscan/config.hpp"
 #include "rowscan/cuda_check.hpp"
 #include "rowscan/job/devices.hpp"
+#include "rowscan/job/driver.hpp"
 #include "rowscan/job/gpu.hpp"
 
 #include <string>
@@ -57,9 +58,25 @@ void use_gpu(int gpu_index) {
 #endif
 }
 
-void start_gpu() {
+int gpu_count() {
 #if ROWSCAN_HAS_CUB
+  std::string problem;
+  return visible_gpus(&problem);
+#else
+  return 0;
+#endif
+}
+
+void start_gpus(std::vector<int> const& gpus) {
+#if ROWSCAN_HAS_CUB
+  if (gpus.size() > 1) {
+    int const current = current_device();
+    start_devices(gpus);
+    use_device(current);
+  }
   check_cuda(cudaFree(nullptr), "cannot start the GPU");  // the first runtime call that needs a context makes it
+#else
+  (void)gpus;
 #endif
 }
 

@@ -10,6 +10,7 @@
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/stage.hpp"
 #include "rowscan/stations/memory_bound.hpp"
+#include "rowscan/stations/merge_summaries.hpp"
 #include "rowscan/stations/stats.hpp"
 #include "rowscan/stations/table.hpp"
 #include "rowscan/stations/worker.hpp"
@@ -72,20 +73,41 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
     context const& ctx = workers.first_context();
     job::one_thread_scope const one_thread;
     stage_scope stage(ctx, "output");
-    station_table all;  // the workers' tables merged
     for (auto const& w : workers.workers()) {
-      all = merge_tables(all, w->partial(), ctx);
       out.fast_chunks += w->paths().fast_blocks();
       out.general_chunks += w->paths().general_blocks();
     }
-    out.names_compared = all.names_compared;
-    try {
-      out.stations = to_host_summaries(sorted_by_name(all, ctx));
-    } catch (std::bad_alloc const&) {
-      throw error(label + ": out of memory for the answer's " + std::to_string(all.size()) + " stations (" +
-                  std::to_string(all.names.chars.size()) +
-                  " bytes of names; the table needs up to " + table_terms_in_words() + "), which no "
-                  "--chunk-size changes; run where more memory is free");
+    // A table's rows by name, on the host.
+    auto answer_of = [&](station_table const& table, context const& on) {
+      try {
+        return to_host_summaries(sorted_by_name(table, on));
+      } catch (std::bad_alloc const&) {
+        throw error(label + ": out of memory for the answer's " + std::to_string(table.size()) + " stations (" +
+                    std::to_string(table.names.chars.size()) +
+                    " bytes of names; the table needs up to " + table_terms_in_words() + "), which no "
+                    "--chunk-size changes; run where more memory is free");
+      }
+    };
+    if (workers.on_one_device()) {
+      station_table all;  // the workers' tables merged where they are
+      for (auto const& w : workers.workers()) all = merge_tables(all, w->partial(), ctx);
+      out.names_compared = all.names_compared;
+      out.stations = answer_of(all, ctx);
+    } else {
+      // GPUs of their own: each sorts its table by name where it is, and the host merges the sorted
+      // lists (merge_summaries, as between MPI ranks).
+      summary all;
+      for (std::size_t i = 0; i < workers.workers().size(); ++i) {
+        job::worker_slot const& slot = workers.slots()[i];
+        job::use_device(slot.device);
+        station_table const& mine = workers.workers()[i]->partial();
+        summary part;
+        part.stations = answer_of(mine, *slot.ctx);
+        all = merge_summaries(std::move(all), part);
+        out.names_compared = out.names_compared || mine.names_compared;
+      }
+      job::use_device(workers.slots().front().device);
+      out.stations = std::move(all.stations);
     }
   }
   return out;
