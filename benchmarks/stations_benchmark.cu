@@ -5,6 +5,9 @@
 //   BM_device_resident/MiB   stations::worker::fold over every chunk, no synchronization between
 //                            stages: the device-resident time of the whole job (the 100 ms target)
 //   BM_stages/MiB            the same with a synchronization after each stage: the split per stage
+//   BM_device_resident_gpus/MiB/G  the chunks dealt in turn to G GPUs, each share already in its GPU's
+//                            memory and folded by a worker of its own on a thread of its own (as
+//                            --devices gpu:all runs them): wall time to the last GPU done (CUDA only)
 // MiB is the chunk size. Counters are GB/s of text (GB = 1e9) next to `ceiling_GB/s`, the device's
 // measured copy rate (3031 GB/s on an H100 on an earlier lease, bytes read + written; the reduction ladder's
 // run, docs/data/reduction_ladder-h100.csv, measured 2982 on another; a pass that only reads text is bounded
@@ -33,6 +36,7 @@
 #include <stdexcept>
 #include <string>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -179,6 +183,72 @@ void run_worker(benchmark::State& state, bool sync) {
 }
 
 void BM_device_resident(benchmark::State& state) { run_worker(state, false); }
+
+#if ROWSCAN_HAS_CUB
+/// One GPU's share of the chunks, in its own memory, and a worker that already knows every station.
+struct gpu_share {
+  int device = 0;
+  resident_text text;
+  std::unique_ptr<rowscan::context> ctx;
+  std::unique_ptr<rowscan::stations::worker> worker;
+};
+
+void BM_device_resident_gpus(benchmark::State& state) {
+  int const gpus = static_cast<int>(state.range(1));
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count < gpus) {
+    state.SkipWithError("fewer GPUs than asked for");
+    return;
+  }
+  resident_text const& all = text_in_chunks_of(static_cast<std::size_t>(state.range(0)) << 20);
+  std::vector<char> host(all.bytes.size());
+  thrust::copy(all.bytes.begin(), all.bytes.end(), host.begin());
+  std::vector<gpu_share> shares(static_cast<std::size_t>(gpus));
+  for (int g = 0; g < gpus; ++g) {  // chunk i goes to GPU i % gpus, back to back in its memory
+    gpu_share& share = shares[static_cast<std::size_t>(g)];
+    share.device = g;
+    cudaSetDevice(g);
+    std::vector<char> mine;
+    for (std::size_t i = static_cast<std::size_t>(g); i < all.chunks.size(); i += static_cast<std::size_t>(gpus)) {
+      auto const& p = all.chunks[i];
+      share.text.chunks.push_back({mine.size(), p.size});
+      mine.insert(mine.end(), host.begin() + static_cast<std::ptrdiff_t>(p.offset),
+                  host.begin() + static_cast<std::ptrdiff_t>(p.offset + p.size));
+    }
+    mine.resize(mine.size() + rowscan::stations::text_padding_bytes);
+    share.text.bytes = thrust::device_vector<char>(mine.begin(), mine.end());
+    share.ctx = std::make_unique<rowscan::context>();
+    rowscan::stations::worker warm_up(*share.ctx, {});
+    fold_all(warm_up, share.text);  // learns the stations and fills the pool, untimed
+    share.worker = std::make_unique<rowscan::stations::worker>(*share.ctx, rowscan::stations::worker_options{});
+    share.worker->start_from(warm_up.partial());
+    share.ctx->synchronize();
+  }
+  auto fold_every_share = [&] {
+    std::vector<std::thread> threads;
+    for (gpu_share& share : shares) {
+      threads.emplace_back([&share] {
+        cudaSetDevice(share.device);
+        fold_all(*share.worker, share.text);
+        share.ctx->synchronize();
+      });
+    }
+    for (std::thread& t : threads) t.join();
+  };
+  double seconds = 0;
+  for (auto _ : state) {
+    auto const start = std::chrono::steady_clock::now();
+    fold_every_share();
+    double const s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  report(state, all, seconds);
+  state.counters["gpus"] = gpus;
+  cudaSetDevice(0);
+}
+BENCHMARK(BM_device_resident_gpus)->Args({64, 1})->Args({64, 2})->UseManualTime()->Unit(benchmark::kMillisecond);
+#endif
 void BM_stages(benchmark::State& state) { run_worker(state, true); }
 
 BENCHMARK(BM_find_lines)->Arg(512)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -30,7 +30,6 @@ class CliDevices : public support::cli_fixture {
       // Several GPU workers fed from one queue, their tables merged on the host: on a machine with one
       // GPU, two workers on it.
       choices_.push_back(" --devices gpu:0,0");
-      choices_.push_back(" --devices gpu:0,0 --chunk-size 64K");
       choices_.push_back(" --devices gpu:all");
     }
   }
