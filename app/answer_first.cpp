@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The answer before the teardown (answer_first.hpp).
+#include "rowscan/job/timeline.hpp"
 #include "answer_first.hpp"
 
 #include "ranks.hpp"
@@ -38,7 +39,10 @@ extern "C" void pass_on_signal(int signal_number) {
   do {
     n = ::read(from_child, &code, 1);
   } while (n < 0 && errno == EINTR);
-  if (n == 1) std::_Exit(code);  // the answer is out: the child's teardown is not the user's wait
+  if (n == 1) {  // the answer is out: the child's teardown is not the user's wait
+    job::timeline_mark("parent exits");
+    std::_Exit(code);
+  }
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }

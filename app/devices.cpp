@@ -10,6 +10,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/inputs/sources.hpp"
 #include "rowscan/job/devices.hpp"
+#include "rowscan/job/timeline.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -86,6 +87,7 @@ std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& ar
   auto get_gpu_ready = [gpu = choice.first_gpu(), gpus = chosen_gpus(args, taker), &taker] {
     taker.use(gpu);
     taker.start(gpus);
+    job::timeline_mark("GPU context made");
   };
   if (taker.on_gpu()) how.get_ready = get_gpu_ready;
   if (auto const text = option_text(args, "hand-over-after")) {
@@ -152,6 +154,7 @@ engine const& engine_for(cxxopts::ParseResult const& args, std::vector<std::stri
 engine const& choose_engine(cxxopts::ParseResult const& args, std::vector<std::string> const& files, bool stats) {
   answer_first(false);  // forks here only when a test asks it to (ROWSCAN_ANSWER_FIRST=1)
   engine const& chosen = engine_for(args, files, stats);
+  job::timeline_mark(chosen.on_gpu() ? "engine chosen: GPU" : "engine chosen: host");
   last_choice = &chosen;
   return chosen;
 }

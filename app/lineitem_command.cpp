@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `rowscan lineitem FILE --suppkey-below Z`: SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z, exactly.
 #include "commands.hpp"
+#include "rowscan/job/timeline.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
@@ -95,12 +96,14 @@ int lineitem_command(int argc, char** argv) {
   auto const answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, inputs::lineitem_workload(on, opts.suppkey_below), &ranks_report,
                                        [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
+  job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed
   if (!answer) return success;  // not rank 0: rank 0 writes the answer
   lineitem::summary const& result = *answer;
 
   // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
   std::string const text = format == "json" ? lineitem::format_json(result, opts.time_stages) : lineitem::format_text(result);
   write_standard_output(text);
+  job::timeline_mark("answer written");
   report_skipped(result.skipped);
   if (opts.time_stages) {
     print_stats("lineitem", headline(result), result,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan: the command-line tool. app::run_command_line does the work (run_command_line.cpp).
 #include "answer_first.hpp"
+#include "rowscan/job/timeline.hpp"
 #include "commands.hpp"
 #include "ranks.hpp"
 
@@ -87,6 +88,7 @@ void report_library_exit() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  rowscan::job::timeline_mark("main");
   std::set_terminate(report_and_exit);
   std::setvbuf(stderr, stderr_buffer, _IOFBF, sizeof stderr_buffer);
   std::atexit(report_library_exit);
@@ -97,5 +99,6 @@ int main(int argc, char** argv) {
   // system does anyway when the process ends.
   std::cerr.flush();
   std::fflush(nullptr);
+  rowscan::job::timeline_mark("exits");
   std::_Exit(rowscan::app::answer_delivered(code));  // a forked job's parent exits now (answer_first.hpp)
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `rowscan stations FILE`: the One Billion Row Challenge answer for a measurements file.
 #include "commands.hpp"
+#include "rowscan/job/timeline.hpp"
 #include "rowscan/explain/arrays.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/stations/format.hpp"
@@ -101,6 +102,7 @@ int stations_command(int argc, char** argv) {
   auto answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, inputs::stations_workload(on), &ranks_report,
                                  [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
+  job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed
   if (!answer) return success;  // not rank 0: rank 0 writes the answer
   auto& result = *answer;
 
@@ -109,6 +111,7 @@ int stations_command(int argc, char** argv) {
   std::ostringstream text;
   stations::write(text, result.stations, format);
   write_standard_output(text.str());
+  job::timeline_mark("answer written");
   report_skipped(result.skipped);
   auto const end = std::chrono::steady_clock::now();
   result.times.add("output", std::chrono::duration<double>(end - output_start).count());

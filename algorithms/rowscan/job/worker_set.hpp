@@ -8,6 +8,7 @@
 
 #include "rowscan/context.hpp"
 #include "rowscan/job/driver.hpp"
+#include "rowscan/job/timeline.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -34,6 +35,7 @@ class worker_set {
       slots_.push_back({&contexts_.back(), workers_.back().get(), device});
     }
     use_device(devices.front());
+    timeline_mark("workers made");
   }
   /// Each worker and its context go with their own device current (their memory and streams are its).
   ~worker_set() {

@@ -11,6 +11,7 @@
 #include "rowscan/job/merge_reports.hpp"
 #include "rowscan/job/out_of_memory.hpp"
 #include "rowscan/job/stage_names.hpp"
+#include "rowscan/job/timeline.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stage.hpp"
 
@@ -310,6 +311,9 @@ class block_workers {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (w.share.blocks == 0) {
+        if (std::all_of(workers_.begin(), workers_.end(), [](auto const& other) { return other->share.blocks == 0; })) {
+          timeline_mark("first block folded");
+        }
         w.share.first_block_at = std::chrono::duration<double>(start - run_start_).count();
         w.first_fold = start;
       }
@@ -499,6 +503,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.held = block_workers::lent_blocks(workers.size());
   reading.padding = ROWSCAN_HAS_CUB ? 0 : layout.text_padding;
   io::chunked_reader reader(fd, label, reading);
+  timeline_mark("reader ready");
   stage_times* const driver_times = options.time_stages ? &report.times : nullptr;
   auto next_block = [&](io::text_chunk& block) {
     driver_stage s(driver_times, "read (waiting)");
@@ -525,6 +530,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     if (options.progress) options.progress(block.input_offset + block.size);
   }
   auto [input, folded_blocks] = folding.finish();  // in input order: the first bad line wins
+  timeline_mark("last block folded");
   if (overlong) {
     // The reader ends with the block an overlong line follows: its error comes after every block.
     tally after_last;

@@ -110,7 +110,8 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
       out.stations = std::move(all.stations);
     }
   }
-  return out;
+  job::timeline_mark("answer merged");
+  return out;  // the workers go now: their device memory and streams are freed
 }
 
 ROWSCAN_SYSTEM_END
