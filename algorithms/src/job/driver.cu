@@ -341,6 +341,7 @@ class block_workers {
     try {
       use_device(w.slot.device != no_device ? w.slot.device : device_);
       block_feed feed(*w.slot.ctx, padding_);
+      timeline_mark("a worker's feed ready");
       for (;;) {
         // Before waiting for another block, the reader gets back every block whose copy has landed:
         // it may need them to finish the next chunk (a line longer than a block spans several).

@@ -5,6 +5,7 @@
 #include "rowscan/job/devices.hpp"
 #include "rowscan/job/driver.hpp"
 #include "rowscan/job/gpu.hpp"
+#include "rowscan/job/timeline.hpp"
 
 #include <string>
 
@@ -72,6 +73,7 @@ void start_gpus(std::vector<int> const& gpus) {
   if (gpus.size() > 1) {
     int const current = current_device();
     start_devices(gpus);
+    timeline_mark("every GPU's context made");
     use_device(current);
   }
   check_cuda(cudaFree(nullptr), "cannot start the GPU");  // the first runtime call that needs a context makes it
