@@ -84,9 +84,12 @@ std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& ar
   how.claim_bytes = chunk_size == 0 ? job::early_claim_bytes : std::min<std::uint64_t>(chunk_size, job::early_claim_bytes);
   auto const choice = device_choice_option(args);
   // cudaSetDevice makes the device's context (CUDA 12 and later): the start-up the early workers hide.
+  // Several GPUs start side by side first; the first is then current at no cost (making it current
+  // first would make its context alone, before the others start).
   auto get_gpu_ready = [gpu = choice.first_gpu(), gpus = chosen_gpus(args, taker), &taker] {
+    if (!gpus.empty()) taker.start(gpus);
     taker.use(gpu);
-    taker.start(gpus);
+    if (gpus.empty()) taker.start(gpus);
     job::timeline_mark("GPU context made");
   };
   if (taker.on_gpu()) how.get_ready = get_gpu_ready;

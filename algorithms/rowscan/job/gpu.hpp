@@ -25,7 +25,7 @@ int gpu_count();
 
 /// Creates the contexts of `gpus` now (the current GPU's when empty; several side by side, on threads
 /// of their own: job::start_devices), so that the job's first device calls find them made; called on
-/// the thread that runs the GPU's job while host workers fold. Leaves the current GPU as it was.
+/// the thread that runs the GPU's job while host workers fold. With several, the first is current after.
 /// Nothing without CUDA. Throws rowscan::device_error if a GPU cannot start.
 void start_gpus(std::vector<int> const& gpus);
 

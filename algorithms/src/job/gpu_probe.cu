@@ -71,10 +71,10 @@ int gpu_count() {
 void start_gpus(std::vector<int> const& gpus) {
 #if ROWSCAN_HAS_CUB
   if (gpus.size() > 1) {
-    int const current = current_device();
     start_devices(gpus);
     timeline_mark("every GPU's context made");
-    use_device(current);
+    use_device(gpus.front());  // made already: no context of a GPU outside the list
+    return;
   }
   check_cuda(cudaFree(nullptr), "cannot start the GPU");  // the first runtime call that needs a context makes it
 #else
