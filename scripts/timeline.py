@@ -25,6 +25,8 @@ def one_run(command):
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
         end = time.time()
         seen = {}
+        if not os.path.exists(marks):
+            sys.exit(f"timeline: {command[0]} wrote no milestones (a rowscan built before ROWSCAN_TIMELINE?)")
         with open(marks) as f:
             for line in f:
                 micros, _pid, milestone = line.rstrip("\n").split(" ", 2)
