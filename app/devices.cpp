@@ -77,19 +77,20 @@ std::vector<int> chosen_gpus(cxxopts::ParseResult const& args, engine const& on)
   return gpus;
 }
 
-std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker, std::size_t chunk_size) {
+std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker,
+                                                   job::job_options const& options) {
+  std::size_t const chunk_size = options.chunk_size;
   inputs::hand_over how;
   how.early_engine = host_engine();
   how.workers = std::min(job::host_worker_count(), job::max_early_workers);
   how.claim_bytes = chunk_size == 0 ? job::early_claim_bytes : std::min<std::uint64_t>(chunk_size, job::early_claim_bytes);
   auto const choice = device_choice_option(args);
   // cudaSetDevice makes the device's context (CUDA 12 and later): the start-up the early workers hide.
-  // Several GPUs start side by side first; the first is then current at no cost (making it current
-  // first would make its context alone, before the others start).
-  auto get_gpu_ready = [gpu = choice.first_gpu(), gpus = chosen_gpus(args, taker), &taker] {
-    if (!gpus.empty()) taker.start(gpus);
-    taker.use(gpu);
-    if (gpus.empty()) taker.start(gpus);
+  // Several GPUs (options.gpus) start side by side, the first of them current after; making one
+  // current first would make its context alone, before the others start.
+  auto get_gpu_ready = [gpu = choice.first_gpu(), gpus = options.gpus, &taker] {
+    if (gpus.empty()) taker.use(gpu);
+    taker.start(gpus);
     job::timeline_mark("GPU context made");
   };
   if (taker.on_gpu()) how.get_ready = get_gpu_ready;

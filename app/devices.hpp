@@ -39,9 +39,10 @@ std::vector<int> chosen_gpus(cxxopts::ParseResult const& args, engine const& on)
 
 /// The hand-over of a job run by `taker` (rowscan/inputs/hand_over.hpp), if it has one: under --devices cpu+gpu with a
 /// GPU engine and one process (MPI ranks share a node's cores already), or in any build when a test
-/// forces one with --hand-over-after K. chunk_size is the job's option (0: the default). A GPU taker
-/// is started here too: in the hand-over's get_ready, so that host workers fold while the context is
-/// made, or now when there is no hand-over.
-std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker, std::size_t chunk_size);
+/// forces one with --hand-over-after K. options are the job's: its chunk size (0: the default) and its
+/// GPUs (job_options::gpus, from chosen_gpus). A GPU taker is started here too: in the hand-over's
+/// get_ready, so that host workers fold while the contexts are made, or now when there is no hand-over.
+std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker,
+                                                   job::job_options const& options);
 
 }  // namespace rowscan::app

@@ -92,7 +92,7 @@ int lineitem_command(int argc, char** argv) {
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
   opts.gpus = chosen_gpus(args, on);
-  auto const hand = hand_over_choice(args, on, opts.chunk_size);
+  auto const hand = hand_over_choice(args, on, opts);
   auto const answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, inputs::lineitem_workload(on, opts.suppkey_below), &ranks_report,
                                        [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();

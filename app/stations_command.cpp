@@ -98,7 +98,7 @@ int stations_command(int argc, char** argv) {
   opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
   opts.gpus = chosen_gpus(args, on);
-  auto const hand = hand_over_choice(args, on, opts.chunk_size);
+  auto const hand = hand_over_choice(args, on, opts);
   auto answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, inputs::stations_workload(on), &ranks_report,
                                  [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();

@@ -22,13 +22,6 @@
 
 namespace rowscan::inputs {
 
-/// The tally of pieces in input order (each piece's, or already merged runs of them).
-inline job::tally merged(std::vector<job::tally> const& tallies) {
-  job::tally out;
-  for (job::tally const& t : tallies) out = job::merge(std::move(out), t);
-  return out;
-}
-
 /// The error that ends a run whose pieces merged into `t`, worded in full; nothing if none did.
 inline std::optional<std::string> stop_message(job::tally const& t, std::vector<input_source> const& sources) {
   if (t.stop) return std::string(job::located(*t.stop, source_label(sources.at(t.stop->source))).what());

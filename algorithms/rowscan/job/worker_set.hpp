@@ -22,11 +22,11 @@ template <class Worker>
 class worker_set {
  public:
   /// A worker per device of worker_devices(options), each made by make(ctx) on a context of its own
-  /// (start_context) with its device current. The first worker's device is current afterwards.
+  /// (start_context) with its device current. The first worker's device is current afterwards. Several
+  /// GPUs' contexts are best made side by side beforehand (engine::start; the CLI does).
   template <class MakeWorker>
   worker_set(job_options const& options, run_report& report, MakeWorker make) {
     std::vector<int> const devices = worker_devices(options);
-    start_devices(devices);
     contexts_.reserve(devices.size());  // the slots point into it
     for (int const device : devices) {
       use_device(device);

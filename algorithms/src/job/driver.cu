@@ -311,9 +311,8 @@ class block_workers {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (w.share.blocks == 0) {
-        if (std::all_of(workers_.begin(), workers_.end(), [](auto const& other) { return other->share.blocks == 0; })) {
-          timeline_mark("first block folded");
-        }
+        if (!any_folded_) timeline_mark("first block folded");
+        any_folded_ = true;
         w.share.first_block_at = std::chrono::duration<double>(start - run_start_).count();
         w.first_fold = start;
       }
@@ -391,6 +390,7 @@ class block_workers {
   bool ended_ = false;
   bool stopped_ = false;
   bool failed_thread_ = false;
+  bool any_folded_ = false;  // a worker has folded a block
   tally merged_;                          // blocks [0, next_to_merge_), in input order
   std::size_t next_to_merge_ = 0;
   std::map<std::size_t, tally> waiting_;  // blocks folded before an earlier one, by block number
