@@ -2,11 +2,11 @@
 // rowscan/job/driver.hpp: one chunked-job driver for every workload, compiled for each Thrust system
 // (rowscan/system.hpp); what it is given and reports is rowscan/job/run_report.hpp, compiled once.
 //
-//   input --chunked_reader--> blocks of whole lines (pinned host memory)
-//   CUDA:  --text_uploader---> device slots (the next block is copied while the current one is folded)
-//          --block_worker.fold(block)--> the GPU worker's partial answer + the block's tally
-//   host:  blocks handed out in input order to several workers, each on a thread of its own with a
-//          copy of its block, folding whole blocks one at a time (parallel across blocks)
+//   input --chunked_reader--> blocks of whole lines (pinned host memory under CUDA)
+//         --block_queue (compiled once: job/block_queue.hpp)--> one queue in input order, taken by
+//   CUDA:  a GPU worker's lane: the ready blocks that fill a device slot, copied while the other slot is folded
+//   host:  a host worker's lane: one block, folded where it lies
+//          --block_worker.fold(text)--> the worker's partial answer + the text's tally
 //   then:  merge(tally, tally) in input order--> lines, skipped lines, the first error, located in the input
 //
 // A workload supplies its block composition (a block_worker), its partial answer with its merge,

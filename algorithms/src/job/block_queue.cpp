@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+// One queue of blocks for every worker (rowscan/job/block_queue.hpp).
+#include "rowscan/job/block_queue.hpp"
+
+#include "rowscan/error.hpp"
+#include "rowscan/job/timeline.hpp"
+
+#include <system_error>
+
+namespace rowscan::job {
+
+struct block_queue::worker {
+  explicit worker(lane_maker m) : make(std::move(m)) {}
+  lane_maker make;
+  worker_share share;
+  std::chrono::steady_clock::time_point first_fold;
+  std::thread thread;
+};
+
+block_queue::block_queue(io::chunked_reader& reader, std::size_t max_lent, std::uint64_t file_base,
+                         std::chrono::steady_clock::time_point run_start)
+    : reader_(reader), max_lent_(std::max<std::size_t>(max_lent, 1)), file_base_(file_base), run_start_(run_start) {}
+
+block_queue::~block_queue() { stop(); }
+
+void block_queue::join(std::vector<lane_maker> const& lanes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (lane_maker const& make : lanes) {
+    workers_.push_back(std::make_unique<worker>(make));
+    worker& w = *workers_.back();
+    try {
+      w.thread = std::thread([this, &w] { run(w); });
+    } catch (std::system_error const& e) {
+      // The system refused a thread (a low `ulimit -v` or -u): the run stops, and finish() says so.
+      if (!failure_) {
+        failure_ = std::make_exception_ptr(
+            error("cannot start " + std::to_string(lanes.size()) + " worker threads (" + e.what() +
+                  "); give a smaller --threads, or raise the process's limits (ulimit -v, ulimit -u)"));
+      }
+      stopped_ = true;
+      lent_changed_.notify_all();
+      return;
+    }
+  }
+}
+
+void block_queue::push(io::text_chunk const& block) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  lent_changed_.wait(lock, [&] { return lent_ < max_lent_ || stopped_; });
+  if (stopped_) {
+    reader_.give_back(block.block);  // nobody folds it: the run already stopped
+    return;
+  }
+  ready_.push_back({pushed_++, block.data, block.size, file_base_ + block.input_offset, block.block});
+  lent_ += 1;
+  ready_changed_.notify_all();
+}
+
+bool block_queue::stopped() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stopped_;
+}
+
+void block_queue::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ended_ = true;
+  }
+  ready_changed_.notify_all();
+  for (auto& w : workers_) {
+    if (w->thread.joinable()) w->thread.join();
+  }
+}
+
+std::pair<tally, std::size_t> block_queue::finish() {
+  stop();
+  {
+    // Blocks no worker took (none joined, or every one failed) go back; the run cannot be whole.
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (queued_block const& b : ready_) reader_.give_back(b.reader_block);
+    if (!ready_.empty() && !failure_) failure_ = std::make_exception_ptr(error("no worker took the input's blocks"));
+    ready_.clear();
+  }
+  if (failure_) std::rethrow_exception(failure_);
+  ROWSCAN_EXPECTS(waiting_.empty(), "every block pushed was merged");
+  return {std::move(merged_), next_to_merge_};
+}
+
+std::vector<worker_share> block_queue::shares() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<worker_share> out;
+  for (auto const& w : workers_) out.push_back(w->share);
+  return out;
+}
+
+/// The next batch for a worker: the ready blocks at the front of the queue, as many as fit batch_bytes
+/// (one at least; one at most when one_block), waiting for one while the input goes on; false once it
+/// has ended and nothing is left.
+bool block_queue::take(worker& w, std::size_t batch_bytes, bool one_block, block_batch& batch) {
+  (void)w;
+  std::unique_lock<std::mutex> lock(mutex_);
+  ready_changed_.wait(lock, [&] { return !ready_.empty() || ended_; });
+  if (ready_.empty()) return false;
+  batch = block_batch{};
+  std::size_t bytes = 0;
+  do {
+    bytes += ready_.front().size;
+    batch.blocks.push_back(ready_.front());
+    ready_.pop_front();
+  } while (!one_block && !ready_.empty() && bytes + ready_.front().size <= batch_bytes);
+  return true;
+}
+
+void block_queue::give_back(block_batch& batch) {
+  if (batch.returned) return;
+  for (queued_block const& b : batch.blocks) reader_.give_back(b.reader_block);
+  batch.returned = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    lent_ -= batch.blocks.size();
+  }
+  lent_changed_.notify_all();
+}
+
+/// Merges block `index`'s tally, and every tally waiting behind it, into merged_ in input order (under
+/// mutex_): a run holds the tallies of the few blocks folded out of order, not one per block.
+void block_queue::merge_in_order(std::size_t index, tally t) {
+  waiting_.emplace(index, std::move(t));
+  for (auto next = waiting_.begin(); next != waiting_.end() && next->first == next_to_merge_; next = waiting_.begin()) {
+    merged_ = merge(std::move(merged_), next->second);
+    waiting_.erase(next);
+    ++next_to_merge_;
+  }
+}
+
+/// Folds the first batch w holds; the reader gets its blocks back, and the tally goes to the merge.
+void block_queue::fold_first(worker& w, block_lane& lane, std::deque<block_batch>& held) {
+  block_batch batch = std::move(held.front());
+  held.pop_front();
+  auto const start = std::chrono::steady_clock::now();
+  // [docs:fold-block]
+  tally t;
+  std::exception_ptr failure;
+  try {
+    t = lane.fold(batch);  // on a GPU: its copy, landed in a device slot
+  } catch (...) {
+    failure = std::current_exception();  // the batch's: the earliest failing block's is the run's
+  }
+  give_back(batch);
+  done(w, batch, std::move(t), failure, start);
+  // [docs:end]
+}
+
+/// A batch's tally merged in input order (the batch's blocks are consecutive: its first block carries
+/// the tally of all, the others the empty tally), its failure kept if it is the earliest, w's share counted.
+void block_queue::done(worker& w, block_batch const& batch, tally t, std::exception_ptr const& failure,
+                       std::chrono::steady_clock::time_point start) {
+  auto const end = std::chrono::steady_clock::now();
+  std::size_t const first = batch.blocks.front().index;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (w.share.blocks == 0) {
+    if (!any_folded_) timeline_mark("first block folded");
+    any_folded_ = true;
+    w.share.first_block_at = std::chrono::duration<double>(start - run_start_).count();
+    w.first_fold = start;
+  }
+  w.share.blocks += batch.blocks.size();
+  w.share.bytes += batch.bytes();
+  // A GPU is busy from its first block to its last (its copies and folds overlap); a host worker while it folds.
+  w.share.busy_seconds = w.share.on_gpu ? std::chrono::duration<double>(end - w.first_fold).count()
+                                        : w.share.busy_seconds + std::chrono::duration<double>(end - start).count();
+  if (failure && first < failure_block_) {
+    failure_ = failure;
+    failure_block_ = first;
+  }
+  stopped_ = stopped_ || failure || t.stop;
+  merge_in_order(first, std::move(t));
+  for (std::size_t i = 1; i < batch.blocks.size(); ++i) merge_in_order(batch.blocks[i].index, tally{});
+  if (stopped_) lent_changed_.notify_all();
+}
+
+/// This worker cannot go on (its lane could not be made, or its feed failed): the reader gets back what
+/// it holds, so that the driver's thread is not left waiting for it, and the run stops.
+void block_queue::fail_worker(worker& w, std::deque<block_batch>& held) {
+  (void)w;
+  for (block_batch& b : held) give_back(b);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!failure_) failure_ = std::current_exception();
+  stopped_ = true;
+  ended_ = true;
+  ready_changed_.notify_all();
+  lent_changed_.notify_all();
+}
+
+void block_queue::run(worker& w) {
+  std::deque<block_batch> held;  // taken, its text on its way to the lane's memory
+  try {
+    std::unique_ptr<block_lane> const lane = w.make();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      w.share.on_gpu = lane->on_gpu();
+    }
+    timeline_mark("a worker's feed ready");
+    bool const one_block = !lane->on_gpu();
+    int next_slot = 0;
+    for (;;) {
+      // Before waiting for more, the reader gets back every block whose copy has landed: it may need
+      // them to finish the next chunk (a line longer than a block spans several).
+      for (block_batch& b : held) {
+        if (!b.returned && lane->land(b)) give_back(b);
+      }
+      block_batch next;
+      if (take(w, lane->batch_bytes(), one_block, next)) {
+        next.slot = next_slot;
+        next_slot = (next_slot + 1) % static_cast<int>(lane->depth());
+        lane->start(next);
+        held.push_back(std::move(next));
+        if (held.size() < lane->depth()) continue;  // take the next one before folding
+      }
+      if (held.empty()) return;
+      fold_first(w, *lane, held);
+    }
+  } catch (...) {
+    fail_worker(w, held);
+  }
+}
+
+}  // namespace rowscan::job
