@@ -54,11 +54,13 @@ void add_devices_option(cxxopts::Options& options) {
       "the processors that run the job: auto (the default: the host's cores for inputs that they finish "
       "before a GPU could start, or when no GPU is usable; the GPU otherwise), cpu, gpu (the first GPU), gpu:N, "
       "gpu:N,M,... (a worker on each GPU named, all fed from one queue), gpu:all (every GPU), "
-      "or cpu+gpu (as auto, but a few host workers fold the input's first pieces while the GPU starts)",
+      "or cpu+gpu (a few host workers start on the input at once, and the GPUs join them on one queue "
+      "once they are ready)",
       cxxopts::value<std::string>(), "WHERE");
   options.add_options(testing_group)(
-      "hand-over-after", "host workers fold the first K pieces of the input, then the GPU (the cpu build: its "
-                         "ordinary run) takes the rest: forces a split of the work",
+      "gpu-joins-after", "host workers take the input's blocks from one queue at once, and the GPU (the cpu "
+                         "build: a second set of host workers) joins them once K blocks were handed out: "
+                         "forces a split of the work",
       cxxopts::value<std::string>(), "K");
 }
 
@@ -79,13 +81,11 @@ std::vector<int> chosen_gpus(cxxopts::ParseResult const& args, engine const& on)
 
 std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker,
                                                    job::job_options const& options) {
-  std::size_t const chunk_size = options.chunk_size;
   inputs::hand_over how;
-  how.early_engine = host_engine();
-  how.workers = std::min(job::host_worker_count(), job::max_early_workers);
-  how.claim_bytes = chunk_size == 0 ? job::early_claim_bytes : std::min<std::uint64_t>(chunk_size, job::early_claim_bytes);
+  how.host = host_engine();
+  how.host_workers = std::min(job::host_worker_count(), job::max_host_workers_beside_gpus);
   auto const choice = device_choice_option(args);
-  // cudaSetDevice makes the device's context (CUDA 12 and later): the start-up the early workers hide.
+  // cudaSetDevice makes the device's context (CUDA 12 and later): the start-up the host workers hide.
   // Several GPUs (options.gpus) start side by side, the first of them current after; making one
   // current first would make its context alone, before the others start.
   auto get_gpu_ready = [gpu = choice.first_gpu(), gpus = options.gpus, &taker] {
@@ -94,16 +94,16 @@ std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& ar
     job::timeline_mark("GPU context made");
   };
   if (taker.on_gpu()) how.get_ready = get_gpu_ready;
-  if (auto const text = option_text(args, "hand-over-after")) {
-    if (how.early_engine == nullptr) {
-      throw usage_error("--hand-over-after: this rowscan was built without its host engine (ROWSCAN_HOST_SYSTEM=OFF)");
+  if (auto const text = option_text(args, "gpu-joins-after")) {
+    if (how.host == nullptr) {
+      throw usage_error("--gpu-joins-after: this rowscan was built without its host engine (ROWSCAN_HOST_SYSTEM=OFF)");
     }
-    how.after_claims = static_cast<std::size_t>(parse_whole_number("hand-over-after", *text, 0, UINT64_MAX));
+    how.join_after_blocks = static_cast<std::size_t>(parse_whole_number("gpu-joins-after", *text, 0, UINT64_MAX));
     how.forced = true;
     return how;
   }
   bool const both = choice.kind == job::device_choice::cpu_and_gpu;
-  if (taker.on_gpu() && how.early_engine != nullptr && both && ranks::count() == 1) return how;
+  if (taker.on_gpu() && how.host != nullptr && both && ranks::count() == 1) return how;
   if (taker.on_gpu()) get_gpu_ready();  // no hand-over: the GPU alone, from now
   return std::nullopt;
 }

@@ -16,7 +16,7 @@
 
 namespace rowscan::app {
 
-/// Adds --devices (and the testing option --hand-over-after) to a command's options.
+/// Adds --devices (and the testing option --gpu-joins-after) to a command's options.
 void add_devices_option(cxxopts::Options& options);
 
 /// The engine that runs the job of a parsed command line: the host's, or the GPU's (which it does not
@@ -37,11 +37,12 @@ void use_chosen_gpu(cxxopts::ParseResult const& args, engine const& on);
 /// on the GPU that use_chosen_gpu or hand_over_choice makes current).
 std::vector<int> chosen_gpus(cxxopts::ParseResult const& args, engine const& on);
 
-/// The hand-over of a job run by `taker` (rowscan/inputs/hand_over.hpp), if it has one: under --devices cpu+gpu with a
-/// GPU engine and one process (MPI ranks share a node's cores already), or in any build when a test
-/// forces one with --hand-over-after K. options are the job's: its chunk size (0: the default) and its
-/// GPUs (job_options::gpus, from chosen_gpus). A GPU taker is started here too: in the hand-over's
-/// get_ready, so that host workers fold while the contexts are made, or now when there is no hand-over.
+/// The hand-over of a job run by `taker` (rowscan/inputs/hand_over.hpp: host workers and the GPUs on one
+/// queue), if it has one: under --devices cpu+gpu with a GPU engine and one process (MPI ranks share a
+/// node's cores already), or in any build when a test forces one with --gpu-joins-after K. options are
+/// the job's: its GPUs (job_options::gpus, from chosen_gpus). A GPU taker is started here too: in the
+/// hand-over's get_ready, so that host workers fold while the contexts are made, or now when there is
+/// no hand-over.
 std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& args, engine const& taker,
                                                    job::job_options const& options);
 

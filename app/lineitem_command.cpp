@@ -65,7 +65,7 @@ int lineitem_command(int argc, char** argv) {
       + job_inputs_help());
   if (!parsed) return success;
   auto const& args = *parsed;
-  reject_with_explain(args, {"recursive", "chunk-size", "threads", "stats", "skip-invalid", "format", "hand-over-after"});
+  reject_with_explain(args, {"recursive", "chunk-size", "threads", "stats", "skip-invalid", "format", "gpu-joins-after"});
   apply_threads_option(args);  // before anything asks how many host workers there are
   engine const& on = choose_engine(args, file_operands(args), args.count("stats") > 0);
   std::string const format = parse_choice("format", option_text(args, "format").value_or("text"), {"text", "json"});

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/partial_wire.hpp: partial answers and outcomes as bytes, for the merge between MPI ranks and
-// between the tool's two copies in one process (early_workers.hpp). Each reads back exactly what it
-// wrote (tests/test_scale_out_parts.cpp round-trips them).
+// app/partial_wire.hpp: partial answers and outcomes as bytes, for the merge between MPI ranks. Each
+// reads back exactly what it wrote (tests/test_scale_out_parts.cpp round-trips them).
 #pragma once
 
 #include "rowscan/lineitem/summary.hpp"

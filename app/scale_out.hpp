@@ -60,7 +60,7 @@ std::uint64_t share_bytes(std::vector<inputs::input_source> const& sources, std:
 /// The answer of the operands' inputs, on rank 0 (nothing on the other ranks). total_known, if given,
 /// hears the size of this rank's share once it is known (0 if a piece is compressed or a stream). Throws the run's error
 /// on rank 0: the first in input order, whichever rank found it; with one rank and no hand-over, as the
-/// job threw it. With `hand`, each rank's share is folded by host workers and handed over to the GPU
+/// job threw it. With `hand`, each rank's share is folded by host workers and the GPUs on one queue
 /// (rowscan/inputs/hand_over.hpp).
 template <class Summary, class Options>
 std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands, inputs::input_settings const& settings,

@@ -71,7 +71,7 @@ int stations_command(int argc, char** argv) {
   if (!parsed) return success;
   auto const& args = *parsed;
 
-  reject_with_explain(args, {"recursive", "chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid", "hand-over-after"});
+  reject_with_explain(args, {"recursive", "chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid", "gpu-joins-after"});
   apply_threads_option(args);  // before anything asks how many host workers there are
   engine const& on = choose_engine(args, file_operands(args), args.count("stats") > 0);
   auto const format = stations::parse_output_format(

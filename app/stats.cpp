@@ -23,7 +23,7 @@ bool is_driver_stage(std::string const& stage) {
 }  // namespace
 
 void print_stats(char const* command, std::string const& headline, job::run_report const& report, double total_seconds) {
-  // Where it ran: the GPU, the host's workers (threads of the host system), or both after a hand-over.
+  // Where it ran: the GPU, the host's workers (threads of the host system), or both on one queue.
   std::size_t const gpus = static_cast<std::size_t>(
       std::count_if(report.shares.begin(), report.shares.end(), [](job::worker_share const& w) { return w.on_gpu; }));
   std::size_t const hosts = report.shares.size() - gpus;

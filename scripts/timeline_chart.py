@@ -23,7 +23,7 @@ import svg_parts
 
 WORKER = re.compile(r"^\s*(worker|gpu)\s+(\d+)\s+(\d+) blocks\s+([\d.]+) MB\s+([\d.]+) s busy\s+([\d.]+) MB/s, "
                     r"first block at ([\d.]+) ms")
-HAND_OVER = re.compile(r"^\s*hand-over at\s+([\d.]+) ms")
+HAND_OVER = re.compile(r"^\s*(?:hand-over|taker joined) at\s+([\d.]+) ms")
 TOTAL = re.compile(r"^\s*total\s+([\d.]+) ms")
 BYTES = re.compile(r"^rowscan \w+ on .*?: (\d+) bytes")
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The hand-over (app/hand_over.hpp): host workers fold the input's first pieces, then the GPU (in the
-// cpu build, or without a GPU: the ordinary host run) takes the rest. --hand-over-after K forces the
+// cpu build, or without a GPU: the ordinary host run) takes the rest. --gpu-joins-after K forces the
 // split after K pieces; every split must give the bytes of the run without one: the answer, the error
 // line, --skip-invalid's report and the exit code. Bad lines sit on the pieces' boundaries, where a
 // line belongs to the piece it starts in.
@@ -24,12 +24,12 @@ using support::write_file;
 
 class CliHandOver : public support::cli_fixture {
  protected:
-  /// Runs `rowscan ARGS` without a hand-over, then with --hand-over-after K for each K, and expects
+  /// Runs `rowscan ARGS` on one engine, then with --gpu-joins-after K for each K, and expects
   /// every run's exit code, stdout and stderr to equal the first's. Returns the first run.
   support::run_result expect_same_for_every_split(std::string const& args) const {
     support::run_result plain = run(args);
     for (std::size_t k : {0, 1, 2, 5, 13, 1000000}) {
-      auto const r = run(args + " --hand-over-after " + std::to_string(k));
+      auto const r = run(args + " --gpu-joins-after " + std::to_string(k));
       EXPECT_EQ(r.exit_code, plain.exit_code) << args << ", after " << k;
       EXPECT_EQ(r.out, plain.out) << args << ", after " << k;
       EXPECT_EQ(r.err, plain.err) << args << ", after " << k;
@@ -138,12 +138,17 @@ TEST_F(CliHandOver, LineitemAnswersTheSameForEverySplit) {
   EXPECT_EQ(stopped.exit_code, 1);
 }
 
-TEST_F(CliHandOver, StatsShowTheEarlyWorkersAndTheTaker) {
+TEST_F(CliHandOver, StatsShowEveryWorkersShareOfOneQueue) {
   support::host_workers_env const workers{2};
   write_file(path("m.txt"), joined_lines(measurement_lines(7, 6000, 100)));
-  auto const r = run("stations --stats --chunk-size 4K --hand-over-after 6 '" + path("m.txt") + "'");
+  auto const r = run("stations --stats --chunk-size 4K --gpu-joins-after 6 '" + path("m.txt") + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // "  worker 0   9 blocks ...": the two early workers come first, then the taker's.
+  // "... 40 chunk(s) of 4096 bytes ..." and "  worker 0   18 blocks ...": the two host workers that
+  // start first, then the taker's; between them they folded every block of the one queue.
+  std::size_t const chunks_at = r.err.find(" chunk(s)");
+  ASSERT_NE(chunks_at, std::string::npos) << r.err;
+  std::size_t const number_at = r.err.rfind(' ', chunks_at - 1) + 1;
+  int const chunks = std::stoi(r.err.substr(number_at, chunks_at - number_at));
   std::istringstream lines(r.err);
   std::vector<int> blocks;
   for (std::string line; std::getline(lines, line);) {
@@ -154,19 +159,19 @@ TEST_F(CliHandOver, StatsShowTheEarlyWorkersAndTheTaker) {
       blocks.push_back(count);
     }
   }
-  ASSERT_GE(blocks.size(), 3u) << r.err;
-  EXPECT_GE(blocks[0] + blocks[1], 6) << "the early workers folded at least six 4 KiB pieces\n" << r.err;
-  int taker = 0;
-  for (std::size_t i = 2; i < blocks.size(); ++i) taker += blocks[i];
-  EXPECT_GT(taker, 0) << "the taker folded the rest\n" << r.err;
-  EXPECT_NE(r.err.find("hand-over at"), std::string::npos) << r.err;
+  ASSERT_GE(blocks.size(), 3u) << "two host workers and the taker's\n" << r.err;
+  int total = 0;
+  for (int const b : blocks) total += b;
+  EXPECT_EQ(total, chunks) << r.err;
+  EXPECT_GT(blocks[0] + blocks[1], 0) << "the host workers folded the first blocks\n" << r.err;
+  EXPECT_NE(r.err.find("taker joined at"), std::string::npos) << r.err;
 }
 
 TEST_F(CliHandOver, IsAUsageErrorWithExplainOrABadCount) {
   write_file(path("m.txt"), "a;1.0\n");
-  EXPECT_EQ(run("stations --explain --hand-over-after 2 '" + path("m.txt") + "'").exit_code, 2);
-  EXPECT_EQ(run("stations --hand-over-after -1 '" + path("m.txt") + "'").exit_code, 2);
-  EXPECT_EQ(run("stations --hand-over-after x '" + path("m.txt") + "'").exit_code, 2);
+  EXPECT_EQ(run("stations --explain --gpu-joins-after 2 '" + path("m.txt") + "'").exit_code, 2);
+  EXPECT_EQ(run("stations --gpu-joins-after -1 '" + path("m.txt") + "'").exit_code, 2);
+  EXPECT_EQ(run("stations --gpu-joins-after x '" + path("m.txt") + "'").exit_code, 2);
 }
 
 }  // namespace

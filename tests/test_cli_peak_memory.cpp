@@ -47,10 +47,10 @@ class CliPeakMemory : public support::cli_fixture {
 // file four times as long (the same lines four times over) peaks within a few MiB of the shorter one.
 TEST_F(CliPeakMemory, DoesNotGrowWithTheFileSize) { expect_peak_does_not_grow({}); }
 
-// The same under a hand-over in which the early workers fold every piece (--hand-over-after with more
-// pieces than the input has): each early worker holds one run's blocks and table, whatever the length.
-TEST_F(CliPeakMemory, EarlyWorkersDoNotGrowWithTheFileSize) {
-  expect_peak_does_not_grow({"--hand-over-after", "1000000"});
+// The same on one queue that the host's workers share with a taker that joins only at the end
+// (--gpu-joins-after with more blocks than the input has): the ring is bounded, whatever the length.
+TEST_F(CliPeakMemory, OneSharedQueueDoesNotGrowWithTheFileSize) {
+  expect_peak_does_not_grow({"--gpu-joins-after", "1000000"});
 }
 
 }  // namespace

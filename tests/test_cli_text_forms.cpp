@@ -54,7 +54,7 @@ TEST_F(CliTextForms, AByteOrderMarkLeavesTheStationsAnswerUnchanged) {
   EXPECT_EQ(run("stations " + q("a.txt")).out, "{A=1.0/1.5/2.0}\n");
   for (std::string const& args : {"stations " + q("bom.txt"), "stations " + q("bom.txt") + " --chunk-size 128",
                                  "stations " + q("bom.txt") + " --threads 3 --chunk-size 1K",
-                                 "stations " + q("bom.txt") + " --hand-over-after 1 --chunk-size 1K"}) {
+                                 "stations " + q("bom.txt") + " --gpu-joins-after 1 --chunk-size 1K"}) {
     run_result const r = run(args);
     EXPECT_EQ(r.exit_code, 0) << args << r.err;
     EXPECT_EQ(r.out, expected) << args;
@@ -104,7 +104,7 @@ TEST_F(CliTextForms, PositionsAfterAByteOrderMarkCountTheFilesBytes) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "rowscan: error: " + path("bad1") + ":1:1: byte 3: empty station name: \";1.0\"\n");
   write_file(path("bad2"), std::string(bom) + "a;1.0\nb;x\n");
-  for (char const* how : {"", " --chunk-size 128", " --hand-over-after 1"}) {
+  for (char const* how : {"", " --chunk-size 128", " --gpu-joins-after 1"}) {
     r = run("stations " + q("bad2") + how);
     EXPECT_EQ(r.exit_code, 1) << how;
     EXPECT_EQ(r.err.rfind("rowscan: error: " + path("bad2") + ":2:3: byte 11: temperature must be", 0), 0u) << how << r.err;
@@ -204,7 +204,7 @@ TEST_F(CliTextForms, CrlfReadsWindowsLineEndingsWithTheLfAnswer) {
   std::string const mixed = std::string(bom) + "a;1.0\r\nb;2.0\nbad\r\nc;3.0\r\nd;x\n" + with_crlf(text) + "e;\r\n";
   write_file(path("mixed.txt"), mixed);
   std::size_t const bad = mixed.find("bad"), d = mixed.find("d;x") + 2, e = mixed.find("e;\r") + 2;
-  for (char const* how : {"", " --chunk-size 128", " --hand-over-after 1 --chunk-size 1K"}) {
+  for (char const* how : {"", " --chunk-size 128", " --gpu-joins-after 1 --chunk-size 1K"}) {
     r = run("stations --crlf --skip-invalid " + q("lf.txt") + " " + q("mixed.txt") + how);
     EXPECT_EQ(r.exit_code, 0) << how << r.err;
     EXPECT_EQ(r.err, "rowscan: skipped 3 invalid lines: " + path("mixed.txt") + ":3:1: byte " + std::to_string(bad) +

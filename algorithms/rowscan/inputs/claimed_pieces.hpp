@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/inputs/claimed_pieces.hpp: pieces of the input claimed from one queue in input order and folded by one
-// run of an engine, each piece an input of the run (job::input_sequence): a share's pieces one after
-// another (fold_in_turn), or the pieces an early worker claims (early_workers.hpp). One run keeps one
-// set of workers and what they learned (the stations dictionary) across every file of the list.
+// rowscan/inputs/claimed_pieces.hpp: a share's pieces of the input, claimed in input order and folded by one
+// run, each piece an input of the run (job::input_sequence): by one engine (fold_in_turn), or by the
+// host's workers and the GPUs on one queue (hand_over.hpp). One run keeps one set of workers and what
+// they learned (the stations dictionary) across every file of the list.
 #pragma once
 
 #include "rowscan/inputs/fold_piece.hpp"
@@ -17,23 +17,16 @@
 #include <exception>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace rowscan::inputs {
 
-/// A queue of pieces in input order, which the workers that claim them share: one run folding them in
-/// turn (fold_in_turn), or the early workers of a hand-over (early_workers.hpp).
+/// A queue of pieces in input order, which the run that folds them claims one after another.
 struct piece_queue {
-  // Set before the workers start:
   std::size_t count = 0;   ///< the pieces to claim
-  unsigned workers = 1;    ///< host workers to start
   std::chrono::steady_clock::time_point start;  ///< the run's start: first-piece times count from it
-  // While they run:
-  std::atomic<std::size_t> next{0};     ///< the next piece to claim; a hand-over sets it to count
+  std::atomic<std::size_t> next{0};     ///< the next piece to claim
   std::atomic<bool> stopped{false};     ///< a piece ended the run: nobody claims another
-  std::atomic<unsigned> claiming{0};    ///< workers still claiming pieces: set to workers before they start
-  std::thread runner;                   ///< early workers: starts them, waits for them, then fills the results
 };
 
 /// One run's inputs (job::input_sequence): the pieces it claims from the queue, opened in turn; each
@@ -150,7 +143,6 @@ Summary fold_in_turn(std::vector<input_source> const& sources, std::vector<input
                      job::tally& tally, bool rethrow) {
   piece_queue queue;
   queue.count = share.size();
-  queue.claiming = 1;
   queue.start = std::chrono::steady_clock::now();
   std::vector<std::optional<job::tally>> placed(share.size());
   job::worker_share figure;

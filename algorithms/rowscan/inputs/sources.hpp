@@ -70,15 +70,5 @@ struct input_piece {
 /// whole to the span holding its first byte. Shares of neighbouring ranks are neighbours in the input.
 std::vector<input_piece> share_of(std::vector<input_source> const& sources, int rank, int ranks);
 
-/// The pieces of a share cut again, for workers that claim them one at a time in input order: a
-/// piece of a splittable file longer than `bytes` becomes pieces of `bytes` (the last shorter); other
-/// pieces stay as they are.
-/// Pieces of sources that are not splittable (compressed, a stream, --crlf) stay whole.
-std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes,
-                                         std::vector<input_source> const& sources);
-
-/// Consecutive pieces with neighbouring byte ranges of one file joined into one (what is left of a
-/// share after some of its claims were taken, folded as few runs as possible).
-std::vector<input_piece> joined(std::vector<input_piece> const& pieces);
 
 }  // namespace rowscan::inputs

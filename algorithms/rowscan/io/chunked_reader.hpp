@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,10 +39,11 @@ struct text_chunk {
 };
 
 /// Where a reader's blocks live: plain host memory by default; a GPU engine's driver gives page-locked
-/// memory (io/pinned_memory.hpp), which the device copies from at the bus's speed.
+/// memory (io/pinned_memory.hpp), which the device copies from at the bus's speed, and a run shared by
+/// host workers and GPUs memory that the GPUs lock once they are ready (job/lockable_memory.hpp).
 struct block_memory {
-  void* (*allocate)(std::size_t bytes);  ///< throws (std::bad_alloc, rowscan::device_error) if it cannot
-  void (*release)(void* p) noexcept;     ///< frees what allocate returned; null is ignored
+  std::function<void*(std::size_t bytes)> allocate;  ///< throws (std::bad_alloc, rowscan::device_error) if it cannot
+  std::function<void(void* p)> release;               ///< frees what allocate returned; null is ignored; never throws
 };
 
 /// operator new and delete, as block_memory.
@@ -92,8 +94,8 @@ class chunked_reader {
  private:
   struct block_state;
   struct block_deleter {
-    void (*release)(void*) noexcept;
-    void operator()(char* p) const { release(p); }
+    std::function<void(void*)> release;
+    void operator()(char* p) const noexcept { release(p); }
   };
 
   void start_threads(unsigned threads);

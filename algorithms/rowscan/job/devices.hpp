@@ -53,17 +53,11 @@ constexpr std::uint64_t small_input_bytes(unsigned host_workers) {
   return host_bytes_per_worker_while_a_gpu_starts * host_workers;
 }
 
-/// The pieces host workers claim while a GPU starts (app/hand_over.hpp): small enough that the pieces
-/// they still hold when the GPU takes the rest are done within tens of milliseconds (2 MiB is 20-40 ms
-/// of one core's work on 1BRC text: 50-100 MB/s per core in the H100 machine's --stats), large
-/// enough that a piece's fixed costs (opening the file, positioning it, a reader's set-up) stay small.
-constexpr std::uint64_t early_claim_bytes = std::uint64_t{2} << 20;
-
-/// The most host workers that fold while a GPU starts. More take cores the GPU's start-up and its
-/// reader threads need: on the H100 machine (16 cores), a 1.1 GB input took 0.462 s whole-process
-/// with 1 or 4 early workers, 0.472 s with 8 and 0.575 s with 16, against 0.464 s for the GPU alone
-/// (docs/performance.md, "Every processor at once").
-constexpr unsigned max_early_workers = 4;
+/// The most host workers beside the GPUs on one queue (--devices cpu+gpu, inputs/hand_over.hpp). More
+/// take cores that the GPUs' start-up and their reader threads need: on the H100 machine (16 cores), a
+/// 1.1 GB input took 0.462 s whole-process with 1 or 4 host workers beside the GPU, 0.472 s with 8 and
+/// 0.575 s with 16, against 0.464 s for the GPU alone (docs/performance.md, "Every processor on one queue").
+constexpr unsigned max_host_workers_beside_gpus = 4;
 
 /// Records this process's rank among those of its node (MPI's node-local rank): default_gpu is then
 /// GPU local_rank % (the node's GPUs). Touches no device.

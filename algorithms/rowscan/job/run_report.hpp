@@ -15,6 +15,8 @@
 
 namespace rowscan::job {
 
+class shared_run;
+
 /// The largest chunk of any workload: positions inside a block are 32-bit.
 constexpr std::size_t max_chunk_size = std::size_t{1} << 31;
 
@@ -39,6 +41,9 @@ struct job_options {
   /// Read at most this many bytes of a regular file, from the descriptor's position: one byte range
   /// of a file (scale-out: a rank's share, app/inputs.hpp). The default reads to the end.
   std::uint64_t max_input_bytes = UINT64_MAX;
+  /// A run shared with another engine's workers (shared_run.hpp): the first run to start reads the
+  /// inputs, a later one adds its workers to the same queue. Null: a run of its own.
+  shared_run* shared = nullptr;
 };
 
 /// A workload's chunk-size rules.

@@ -131,33 +131,4 @@ std::vector<input_piece> share_of(std::vector<input_source> const& sources, int 
   return share;
 }
 
-std::vector<input_piece> cut_into_claims(std::vector<input_piece> const& share, std::uint64_t bytes,
-                                         std::vector<input_source> const& sources) {
-  std::vector<input_piece> claims;
-  for (input_piece const& piece : share) {
-    if (piece.end - piece.begin <= bytes || !sources[piece.source].splittable) {
-      claims.push_back(piece);
-      continue;
-    }
-    for (std::uint64_t at = piece.begin; at < piece.end; at += std::min(bytes, piece.end - at)) {
-      claims.push_back({piece.source, at, std::min(piece.end, at + bytes), false});
-    }
-  }
-  return claims;
-}
-
-std::vector<input_piece> joined(std::vector<input_piece> const& pieces) {
-  std::vector<input_piece> out;
-  for (input_piece const& piece : pieces) {
-    bool const continues = !out.empty() && !out.back().whole && !piece.whole && out.back().source == piece.source &&
-                           out.back().end == piece.begin;
-    if (continues) {
-      out.back().end = piece.end;
-    } else {
-      out.push_back(piece);
-    }
-  }
-  return out;
-}
-
 }  // namespace rowscan::inputs

@@ -9,6 +9,8 @@
 #include "rowscan/io/pinned_memory.hpp"
 #include "rowscan/io/text_uploader.hpp"
 #include "rowscan/job/block_queue.hpp"
+#include "rowscan/job/lockable_memory.hpp"
+#include "rowscan/job/shared_run.hpp"
 #include "rowscan/job/merge_reports.hpp"
 #include "rowscan/job/out_of_memory.hpp"
 #include "rowscan/job/stage_names.hpp"
@@ -109,7 +111,22 @@ struct fold_place {
   std::size_t chunk_size;    ///< the run's, for the out-of-memory advice
   std::size_t padding;       ///< readable bytes a worker needs after a text
   std::size_t batch_bytes;   ///< the most a GPU's batch takes: its device slot
+  lockable_memory* ring;     ///< the reader's ring, when a GPU must lock it (a shared run); null: it is pinned
 };
+
+#if ROWSCAN_HAS_CUB
+/// Page-locks a block of a shared run's ring for every GPU (portable), so that copies from it run at the
+/// bus's speed; false if the system refuses (it is then copied from as plain memory, more slowly).
+bool lock_for_gpus(void* p, std::size_t bytes) {
+  if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) return true;
+  (void)cudaGetLastError();  // not a sticky error: clear it
+  return false;
+}
+void unlock_for_gpus(void* p) {
+  (void)cudaHostUnregister(p);
+  (void)cudaGetLastError();
+}
+#endif
 
 #if ROWSCAN_HAS_CUB
 /// A GPU worker's side of the queue: each batch is copied into one of two device slots on a stream of its
@@ -125,6 +142,7 @@ class gpu_lane final : public block_lane {
 
   /// Starts copying the batch's blocks, one after another, into its device slot.
   void start(block_batch& batch) override {
+    if (place_.ring != nullptr) place_.ring->lock_new({lock_for_gpus, unlock_for_gpus});  // blocks new to the ring
     thrust::device_vector<char>& slot = slots_[batch.slot];
     std::size_t const size = batch.bytes();
     if (slot.size() < size + place_.padding) slot.resize(size + place_.padding);  // grows to the largest batch
@@ -285,9 +303,23 @@ context start_context(job_options const& options, run_report& report) {
   return ctx;
 }
 
+/// Blocks a shared run's reader lends beyond its own workers' and the driver's, for the workers that join:
+/// a joining GPU takes the ready blocks that fill its slot (16 of the host's 4 MiB blocks fill 64 MiB).
+constexpr unsigned blocks_for_joiners = 16;
+
+/// Ends a shared run however its driver ends (the joiners return), or closes its open queue.
+struct shared_scope {
+  shared_run* run;
+  void (shared_run::*action)();
+  ~shared_scope() {
+    if (run != nullptr) (run->*action)();
+  }
+};
+
 void run_blocks(int fd, std::string const& label, job_options const& options, block_layout const& layout,
                 std::vector<worker_slot> const& workers, run_report& report) {
   ROWSCAN_EXPECTS(!workers.empty(), "a run needs a worker");
+  shared_run* const shared = options.shared;
   context const& ctx = *workers.front().ctx;  // the one the driver's own stages are timed on
   std::size_t const bytes_at_start = device_bytes_in_use();
   auto const setup_start = std::chrono::steady_clock::now();
@@ -296,12 +328,13 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.max_line = layout.carried_line;
   reading.threads = options.reader_threads;
   reading.max_bytes = options.max_input_bytes;
-  reading.memory = {io::allocate_pinned, io::free_pinned};  // page-locked under CUDA, plain on the host
+  // Page-locked under CUDA, plain on the host; a shared run's ring is plain until its GPUs lock it.
+  reading.memory = shared != nullptr ? shared->ring_memory().memory() : io::block_memory{io::allocate_pinned, io::free_pinned};
   // The reader lends every worker a block (a GPU gives each back as soon as its copy has landed), and
   // the driver one more; a host worker reads the reader's block in place, after its text the padding
   // the workload asks for.
-  reading.held = static_cast<unsigned>(workers.size() + 1);
-  reading.padding = ROWSCAN_HAS_CUB ? 0 : layout.text_padding;
+  reading.held = static_cast<unsigned>(workers.size() + 1 + (shared != nullptr ? blocks_for_joiners : 0));
+  reading.padding = ROWSCAN_HAS_CUB && shared == nullptr ? 0 : layout.text_padding;
   io::chunked_reader reader(fd, label, reading);
   timeline_mark("reader ready");
   stage_times* const driver_times = options.time_stages ? &report.times : nullptr;
@@ -314,9 +347,12 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
     return std::string(block.overlong_prefix, std::min(block.overlong_prefix_size, 2 * layout.carried_line));
   };
 
-  fold_place const place{label, report.chunk_size, layout.text_padding, layout.block_size};
+  fold_place const place{label, report.chunk_size, layout.text_padding, layout.block_size,
+                         shared != nullptr ? &shared->ring_memory() : nullptr};
   block_queue folding(reader, reading.held - 1, reader.first_byte(), setup_start);
   folding.join(lanes_for(workers, place));
+  if (shared != nullptr) shared->open(folding, label);  // the workers that joined take from it too
+  shared_scope closing{shared, &shared_run::close};    // before the queue goes, however this ends
   report.times.add("reader setup", seconds_since(setup_start));
   std::optional<std::string> overlong;  // the prefix of a line too long to carry, after the last block
   io::text_chunk block{};
@@ -327,8 +363,10 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
       driver_stage s(ROWSCAN_HAS_CUB ? nullptr : driver_times, hand_over_stage);
       folding.push(block);
     }
+    if (shared != nullptr) shared->pushed_one();
     if (options.progress) options.progress(block.input_offset + block.size);
   }
+  if (shared != nullptr) shared->close();  // nobody joins a queue that is finishing
   auto [input, folded_blocks] = folding.finish();  // in input order: the first bad line wins
   timeline_mark("last block folded");
   if (overlong) {
@@ -350,6 +388,15 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
 
 std::string run_blocks_each(input_sequence& inputs, job_options const& options, block_layout const& layout,
                             std::vector<worker_slot> const& workers, run_report& report) {
+  shared_run* const shared = options.shared;
+  if (shared != nullptr && !shared->claim_driver()) {
+    // Another engine's run reads the inputs: these workers take from its queues until the input ends.
+    fold_place const place{shared->label(), report.chunk_size, layout.text_padding, layout.block_size,
+                           &shared->ring_memory()};
+    shared->join_and_wait(lanes_for(workers, place));
+    return shared->label();
+  }
+  shared_scope const ending{shared, &shared_run::end};  // the joiners return, however this ends
   int fd = -1;
   std::string label;
   std::uint64_t max_bytes = 0;

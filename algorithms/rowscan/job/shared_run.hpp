@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// rowscan/job/shared_run.hpp: one run of the job driver whose blocks the workers of several engines take
+// from one queue (block_queue.hpp): every processor on one queue, from the first block to the last.
+//
+//   engine A's run (first to start) --drives--> reads each input, one queue per input, its workers in it
+//   engine B's run (a GPU, once its context is made) --joins--> its workers take from the same queue, from
+//                                                               where it is, and from every later input's
+//
+// Each engine runs its own workload code on a thread of its own (job_options::shared names the run);
+// only the driver reads and reports the input (bytes, lines, errors, skipped lines, every worker's
+// share); a joiner's run returns its workers' partial answers once the input has ended, and the caller
+// merges the engines' answers (commutative merges: any split of blocks gives the same answer).
+// Compiled once.
+#pragma once
+
+#include "rowscan/job/block_queue.hpp"
+#include "rowscan/job/lockable_memory.hpp"
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace rowscan::job {
+
+class shared_run {
+ public:
+  shared_run() = default;
+  shared_run(shared_run const&) = delete;
+  shared_run& operator=(shared_run const&) = delete;
+
+  /// True for the first run to ask (it drives: it reads the inputs); false for every later one (it joins).
+  bool claim_driver();
+
+  // The driver:
+  /// A new input's queue is open: the workers that joined so far take from it too.
+  void open(block_queue& queue, std::string const& label);
+  /// The input's queue takes no more workers (before it is finished).
+  void close();
+  /// The run is over (the input has ended, or stopped): the joiners return. Called however the driver ends.
+  void end();
+
+  // A joiner:
+  /// Adds workers to the open queue and to every later one, and waits until the run is over.
+  void join_and_wait(std::vector<lane_maker> const& lanes);
+
+  /// Blocks pushed so far, over every input (a test's join point: --gpu-joins-after).
+  std::size_t blocks_pushed() const;
+  /// Waits until `blocks` blocks were pushed or the run is over.
+  void wait_for_blocks(std::size_t blocks);
+  /// Counts a pushed block (the driver).
+  void pushed_one();
+
+  /// The label of the input being read (a joiner's errors name it).
+  std::string const& label() const { return label_; }
+  /// The ring's memory, which joining GPUs lock.
+  lockable_memory& ring_memory() { return ring_; }
+
+ private:
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  bool driver_claimed_ = false;
+  bool ended_ = false;
+  block_queue* open_ = nullptr;
+  std::vector<lane_maker> joined_;  // every joiner's lanes, for every later input's queue
+  std::size_t pushed_ = 0;
+  std::string label_;               // set while no queue is open
+  lockable_memory ring_;
+};
+
+}  // namespace rowscan::job

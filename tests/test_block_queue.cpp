@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+// job::block_queue (rowscan/job/block_queue.hpp), the one queue every worker takes from: random texts
+// read in random block sizes and taken by random sets of lanes (host-like lanes that fold one block in
+// place, GPU-like lanes that copy the ready blocks filling a slot and fold them as one text), some of
+// them joining while the blocks are pushed, must give the tally of one scalar walk over the text: its
+// bytes, lines, skipped lines and first bad line. Lines that start with '!' are bad.
+#include "rowscan/io/chunked_reader.hpp"
+#include "rowscan/job/block_queue.hpp"
+
+#include "support/temp_input.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using rowscan::job::bad_line;
+using rowscan::job::block_batch;
+using rowscan::job::block_lane;
+using rowscan::job::lane_maker;
+using rowscan::job::tally;
+
+/// The scalar fold of a text: every line counted, a bad line skipped or ending the tally.
+tally scalar_fold(char const* text, std::size_t size, bool skip) {
+  tally t;
+  t.bytes = size;
+  std::size_t start = 0;
+  while (start < size) {
+    std::size_t end = start;
+    while (end < size && text[end] != '\n') ++end;
+    if (text[start] == '!') {
+      bad_line const bad{t.lines, start, "bad", 1, "", 0};
+      if (!skip) {
+        t.stop = bad;
+        return t;
+      }
+      t.skipped += 1;
+      t.skip(bad);
+    }
+    t.lines += 1;
+    start = end + 1;
+  }
+  return t;
+}
+
+/// A host worker's kind of lane: one block at a time, folded where the reader put it.
+class in_place_lane final : public block_lane {
+ public:
+  explicit in_place_lane(bool skip) : skip_(skip) {}
+  std::size_t depth() const override { return 1; }
+  std::size_t batch_bytes() const override { return 0; }
+  bool on_gpu() const override { return false; }
+  void start(block_batch&) override {}
+  bool land(block_batch const&) override { return false; }
+  tally fold(block_batch const& batch) override {
+    EXPECT_EQ(batch.blocks.size(), 1u) << "a host lane takes one block";
+    return scalar_fold(batch.blocks.front().text, batch.blocks.front().size, skip_);
+  }
+
+ private:
+  bool skip_;
+};
+
+/// A GPU's kind of lane: the ready blocks that fill a slot are copied into it (two slots), the reader
+/// gets them back once copied, and the slot is folded as one text.
+class copying_lane final : public block_lane {
+ public:
+  copying_lane(bool skip, std::size_t slot_bytes) : skip_(skip), slot_bytes_(slot_bytes) {}
+  std::size_t depth() const override { return 2; }
+  std::size_t batch_bytes() const override { return slot_bytes_; }
+  bool on_gpu() const override { return true; }
+  void start(block_batch& batch) override {
+    std::string& slot = slots_[batch.slot];
+    slot.clear();
+    for (std::size_t i = 0; i < batch.blocks.size(); ++i) {
+      if (i > 0) EXPECT_EQ(batch.blocks[i].index, batch.blocks[i - 1].index + 1) << "a batch is consecutive";
+      slot.append(batch.blocks[i].text, batch.blocks[i].size);
+    }
+  }
+  bool land(block_batch const&) override { return true; }
+  tally fold(block_batch const& batch) override {
+    std::string const& slot = slots_[batch.slot];
+    return scalar_fold(slot.data(), slot.size(), skip_);
+  }
+
+ private:
+  bool skip_;
+  std::size_t slot_bytes_;
+  std::string slots_[2];
+};
+
+lane_maker maker(bool copying, bool skip, std::size_t slot_bytes) {
+  return [=]() -> std::unique_ptr<block_lane> {
+    if (copying) return std::make_unique<copying_lane>(skip, slot_bytes);
+    return std::make_unique<in_place_lane>(skip);
+  };
+}
+
+/// Random lines of 1 to 60 bytes, about one in `bad_every` bad; the last one maybe without its '\n'.
+std::string random_text(std::mt19937& random, std::size_t lines, unsigned bad_every) {
+  std::string text;
+  for (std::size_t i = 0; i < lines; ++i) {
+    std::size_t const length = 1 + random() % 60;
+    std::string line(length, 'a');
+    for (char& c : line) c = static_cast<char>('a' + random() % 26);
+    if (bad_every != 0 && random() % bad_every == 0) line[0] = '!';
+    text += line;
+    if (i + 1 < lines || random() % 2 == 0) text += '\n';
+  }
+  return text;
+}
+
+struct crew {
+  std::vector<lane_maker> at_start;
+  std::vector<std::pair<std::size_t, lane_maker>> later;  // joins once this many blocks were pushed
+};
+
+/// Reads `text` in blocks of block_size through one queue taken by `workers`; the merged tally.
+tally queued_fold(std::string const& text, std::size_t block_size, crew const& workers) {
+  support::temp_input const input(text);
+  rowscan::io::reader_options reading;
+  reading.block_size = block_size;
+  reading.max_line = 64;
+  reading.held = static_cast<unsigned>(workers.at_start.size() + workers.later.size() + 1 + 8);
+  tally out;
+  {
+    rowscan::io::chunked_reader reader(input.fd(), "text", reading);
+    rowscan::job::block_queue queue(reader, reading.held - 1, 0, std::chrono::steady_clock::now());
+    queue.join(workers.at_start);
+    std::size_t pushed = 0;
+    rowscan::io::text_chunk block{};
+    auto join_due = [&] {
+      for (auto const& [after, make] : workers.later) {
+        if (after == pushed) queue.join({make});
+      }
+    };
+    join_due();
+    while (!queue.stopped() && reader.next(block)) {
+      queue.push(block);
+      ++pushed;
+      join_due();
+    }
+    out = queue.finish().first;
+  }
+  return out;
+}
+
+void expect_same(tally const& got, tally const& want, std::string const& where) {
+  ASSERT_EQ(got.stop.has_value(), want.stop.has_value()) << where;
+  if (want.stop) {
+    EXPECT_EQ(got.stop->line, want.stop->line) << where;
+    EXPECT_EQ(got.stop->byte, want.stop->byte) << where;
+    return;  // nothing after the stop counts
+  }
+  EXPECT_EQ(got.bytes, want.bytes) << where;
+  EXPECT_EQ(got.lines, want.lines) << where;
+  EXPECT_EQ(got.skipped, want.skipped) << where;
+  ASSERT_EQ(got.first_skipped.size(), want.first_skipped.size()) << where;
+  for (std::size_t i = 0; i < want.first_skipped.size(); ++i) {
+    EXPECT_EQ(got.first_skipped[i].line, want.first_skipped[i].line) << where << ", skipped line " << i;
+    EXPECT_EQ(got.first_skipped[i].byte, want.first_skipped[i].byte) << where << ", skipped line " << i;
+  }
+}
+
+TEST(BlockQueue, AnyCrewJoiningAnyTimeGivesTheScalarTally) {
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    std::mt19937 random(seed);
+    bool const skip = random() % 2 == 0;
+    std::string const text = random_text(random, 200 + random() % 3000, skip ? 7 : 400);
+    std::size_t const block_size = 64 + random() % 2048;
+    crew workers;
+    std::size_t const n = 1 + random() % 5;
+    for (std::size_t i = 0; i < n; ++i) {
+      lane_maker const m = maker(random() % 2 == 0, skip, block_size * (1 + random() % 6));
+      if (i > 0 && random() % 2 == 0) {
+        workers.later.push_back({random() % 40, m});
+      } else {
+        workers.at_start.push_back(m);
+      }
+    }
+    std::string const where = "seed " + std::to_string(seed) + ", block " + std::to_string(block_size) + ", " +
+                              std::to_string(workers.at_start.size()) + " workers at the start and " +
+                              std::to_string(workers.later.size()) + " joining, skip " + std::to_string(skip);
+    expect_same(queued_fold(text, block_size, workers), scalar_fold(text.data(), text.size(), skip), where);
+  }
+}
+
+TEST(BlockQueue, AWorkerJoiningAfterTheLastBlockStillLetsTheRunFinish) {
+  std::mt19937 random(5);
+  std::string const text = random_text(random, 500, 0);
+  crew workers;
+  workers.at_start.push_back(maker(false, false, 0));
+  workers.later.push_back({1000000, maker(true, false, 4096)});  // never due
+  expect_same(queued_fold(text, 128, workers), scalar_fold(text.data(), text.size(), false), "late joiner");
+}
+
+TEST(BlockQueue, OnlyAJoiningWorkerFoldsEveryBlock) {
+  std::mt19937 random(6);
+  std::string const text = random_text(random, 800, 0);
+  crew workers;
+  workers.later.push_back({0, maker(true, false, 1024)});
+  expect_same(queued_fold(text, 200, workers), scalar_fold(text.data(), text.size(), false), "joiner alone");
+}
+
+TEST(BlockQueue, AWorkerThatCannotStartStopsTheRunWithItsError) {
+  std::mt19937 random(7);
+  std::string const text = random_text(random, 2000, 0);
+  crew workers;
+  workers.at_start.push_back([]() -> std::unique_ptr<block_lane> { throw std::runtime_error("no device slot"); });
+  workers.at_start.push_back(maker(false, false, 0));
+  try {
+    queued_fold(text, 100, workers);
+    FAIL() << "the run should stop with the lane's error";
+  } catch (std::runtime_error const& e) {
+    EXPECT_STREQ(e.what(), "no device slot");
+  }
+}
+
+}  // namespace
