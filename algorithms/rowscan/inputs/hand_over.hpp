@@ -62,6 +62,7 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
                           job::tally& tally) {
   auto const start = std::chrono::steady_clock::now();
   job::shared_run shared;
+  shared.hold_at(how.join_after_blocks);  // a forced split: the driver waits there for the taker to join
   piece_queue queue;
   queue.count = share.size();
   queue.start = start;
@@ -95,6 +96,7 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
     taker_answer = work.summarize_each(pieces, taker_options);
   } catch (...) {
     taker_thrown = std::current_exception();  // the host's workers go on alone, and this is said after
+    shared.no_more_joiners();
   }
   host.join();
 

@@ -45,11 +45,14 @@ class shared_run {
   /// Adds workers to the open queue and to every later one, and waits until the run is over.
   void join_and_wait(std::vector<lane_maker> const& lanes);
 
-  /// Blocks pushed so far, over every input (a test's join point: --gpu-joins-after).
-  std::size_t blocks_pushed() const;
+  /// Testing (--gpu-joins-after K): the driver waits after its K-th block until a joiner has joined or
+  /// none will (no_more_joiners), so that the joiner takes part in the run whatever the timing.
+  void hold_at(std::size_t blocks);
+  /// A joiner will not come (its start failed): the driver goes on alone.
+  void no_more_joiners();
   /// Waits until `blocks` blocks were pushed or the run is over.
   void wait_for_blocks(std::size_t blocks);
-  /// Counts a pushed block (the driver).
+  /// Counts a pushed block (the driver), and holds at hold_at's block.
   void pushed_one();
 
   /// The label of the input being read (a joiner's errors name it).
@@ -65,6 +68,9 @@ class shared_run {
   block_queue* open_ = nullptr;
   std::vector<lane_maker> joined_;  // every joiner's lanes, for every later input's queue
   std::size_t pushed_ = 0;
+  std::size_t hold_at_ = 0;         // 0: no hold
+  bool joined_any_ = false;
+  bool no_joiners_ = false;
   std::string label_;               // set while no queue is open
   lockable_memory ring_;
 };

@@ -39,6 +39,7 @@ void block_queue::join(std::vector<lane_maker> const& lanes) {
       }
       stopped_ = true;
       lent_changed_.notify_all();
+      ready_changed_.notify_all();
       return;
     }
   }
@@ -95,11 +96,22 @@ std::vector<worker_share> block_queue::shares() const {
 
 /// The next batch for a worker: the ready blocks at the front of the queue, as many as fit batch_bytes
 /// (one at least; one at most when one_block), waiting for one while the input goes on; false once it
-/// has ended and nothing is left.
+/// has ended and nothing is left. A batching worker (a GPU) waits until the ready blocks fill half its
+/// batch, or no more can come (the input ended, the run stopped, or every block the reader may lend is
+/// out): a GPU's fold has a fixed cost of its own, which small batches pay too often.
 bool block_queue::take(worker& w, std::size_t batch_bytes, bool one_block, block_batch& batch) {
   (void)w;
   std::unique_lock<std::mutex> lock(mutex_);
-  ready_changed_.wait(lock, [&] { return !ready_.empty() || ended_; });
+  auto ready_bytes = [&] {
+    std::size_t n = 0;
+    for (queued_block const& b : ready_) n += b.size;
+    return n;
+  };
+  ready_changed_.wait(lock, [&] {
+    if (ended_ || stopped_) return true;
+    if (ready_.empty()) return false;
+    return one_block || lent_ >= max_lent_ || ready_bytes() >= batch_bytes / 2;
+  });
   if (ready_.empty()) return false;
   batch = block_batch{};
   std::size_t bytes = 0;
@@ -176,7 +188,10 @@ void block_queue::done(worker& w, block_batch const& batch, tally t, std::except
   stopped_ = stopped_ || failure || t.stop;
   merge_in_order(first, std::move(t));
   for (std::size_t i = 1; i < batch.blocks.size(); ++i) merge_in_order(batch.blocks[i].index, tally{});
-  if (stopped_) lent_changed_.notify_all();
+  if (stopped_) {
+    lent_changed_.notify_all();
+    ready_changed_.notify_all();
+  }
 }
 
 /// This worker cannot go on (its lane could not be made, or its feed failed): the reader gets back what

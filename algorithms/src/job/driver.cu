@@ -304,8 +304,9 @@ context start_context(job_options const& options, run_report& report) {
 }
 
 /// Blocks a shared run's reader lends beyond its own workers' and the driver's, for the workers that join:
-/// a joining GPU takes the ready blocks that fill its slot (16 of the host's 4 MiB blocks fill 64 MiB).
-constexpr unsigned blocks_for_joiners = 16;
+/// a joining GPU takes the ready blocks that fill its slot (16 of the host's 4 MiB blocks fill 64 MiB),
+/// and holds one slot's worth while it copies the next.
+constexpr unsigned blocks_for_joiners = 32;
 
 /// Ends a shared run however its driver ends (the joiners return), or closes its open queue.
 struct shared_scope {

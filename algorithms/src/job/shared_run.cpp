@@ -41,12 +41,22 @@ void shared_run::join_and_wait(std::vector<lane_maker> const& lanes) {
     if (open_ != nullptr) open_->join(lanes);
     timeline_mark("workers joined the queue");
   }
+  joined_any_ = true;
+  changed_.notify_all();
   changed_.wait(lock, [&] { return ended_; });
 }
 
-std::size_t shared_run::blocks_pushed() const {
+void shared_run::hold_at(std::size_t blocks) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return pushed_;
+  hold_at_ = blocks;
+}
+
+void shared_run::no_more_joiners() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    no_joiners_ = true;
+  }
+  changed_.notify_all();
 }
 
 void shared_run::wait_for_blocks(std::size_t blocks) {
@@ -55,11 +65,10 @@ void shared_run::wait_for_blocks(std::size_t blocks) {
 }
 
 void shared_run::pushed_one() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    ++pushed_;
-  }
+  std::unique_lock<std::mutex> lock(mutex_);
+  ++pushed_;
   changed_.notify_all();
+  if (pushed_ == hold_at_) changed_.wait(lock, [&] { return joined_any_ || no_joiners_; });
 }
 
 }  // namespace rowscan::job
