@@ -61,7 +61,10 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
                           Options const& options, workload<Summary, Options> const& work, hand_over const& how,
                           job::tally& tally) {
   auto const start = std::chrono::steady_clock::now();
-  job::shared_run shared;
+  // A GPU that joins takes the ready blocks filling its device slot (64 MiB: 16 of the host's 4 MiB blocks)
+  // and holds them until their copy lands, while it gathers the next slot's.
+  std::size_t constexpr blocks_a_gpu_holds = 32;
+  job::shared_run shared(work.on->on_gpu() ? blocks_a_gpu_holds : 0);
   shared.hold_at(how.join_after_blocks);  // a forced split: the driver waits there for the taker to join
   piece_queue queue;
   queue.count = share.size();

@@ -26,7 +26,9 @@ namespace rowscan::job {
 
 class shared_run {
  public:
-  shared_run() = default;
+  /// joiner_blocks: the blocks the driver's reader lends (and reads ahead) beyond its own workers', for
+  /// the workers that join (a GPU holds the ready blocks that fill its slot; host workers need none).
+  explicit shared_run(std::size_t joiner_blocks = 0) : joiner_blocks_(joiner_blocks) {}
   shared_run(shared_run const&) = delete;
   shared_run& operator=(shared_run const&) = delete;
 
@@ -55,12 +57,15 @@ class shared_run {
   /// Counts a pushed block (the driver), and holds at hold_at's block.
   void pushed_one();
 
+  std::size_t joiner_blocks() const { return joiner_blocks_; }
+
   /// The label of the input being read (a joiner's errors name it).
   std::string const& label() const { return label_; }
   /// The ring's memory, which joining GPUs lock.
   lockable_memory& ring_memory() { return ring_; }
 
  private:
+  std::size_t const joiner_blocks_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   bool driver_claimed_ = false;

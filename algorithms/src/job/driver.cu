@@ -118,7 +118,12 @@ struct fold_place {
 /// Page-locks a block of a shared run's ring for every GPU (portable), so that copies from it run at the
 /// bus's speed; false if the system refuses (it is then copied from as plain memory, more slowly).
 bool lock_for_gpus(void* p, std::size_t bytes) {
-  if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) return true;
+  cudaError_t const e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
+  if (e == cudaSuccess) {
+    timeline_mark("a ring block locked");
+    return true;
+  }
+  timeline_mark(cudaGetErrorString(e));  // the block is copied as plain memory: the timeline says why
   (void)cudaGetLastError();  // not a sticky error: clear it
   return false;
 }
@@ -315,11 +320,6 @@ context start_context(job_options const& options, run_report& report) {
   return ctx;
 }
 
-/// Blocks a shared run's reader lends beyond its own workers' and the driver's, for the workers that join:
-/// a joining GPU takes the ready blocks that fill its slot (16 of the host's 4 MiB blocks fill 64 MiB),
-/// and holds one slot's worth while it copies the next.
-constexpr unsigned blocks_for_joiners = 32;
-
 /// Ends a shared run however its driver ends (the joiners return), or closes its open queue.
 struct shared_scope {
   shared_run* run;
@@ -346,7 +346,12 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   // The reader lends every worker a block (a GPU gives each back as soon as its copy has landed), and
   // the driver one more; a host worker reads the reader's block in place, after its text the padding
   // the workload asks for.
-  reading.held = static_cast<unsigned>(workers.size() + 1 + (shared != nullptr ? blocks_for_joiners : 0));
+  // A shared run lends more, to the workers that join (a GPU takes the ready blocks that fill its slot),
+  // and reads as far ahead again: the ring is reused in block order and a GPU holds a slot's worth of
+  // blocks until its copy lands, so with less the reader waits for the GPU and the GPU for the reader.
+  unsigned const for_joiners = shared != nullptr ? static_cast<unsigned>(shared->joiner_blocks()) : 0;
+  reading.held = static_cast<unsigned>(workers.size() + 1 + for_joiners);
+  if (for_joiners != 0) reading.buffers = reading.held + 2 + for_joiners;
   reading.padding = ROWSCAN_HAS_CUB && shared == nullptr ? 0 : layout.text_padding;
   io::chunked_reader reader(fd, label, reading);
   timeline_mark("reader ready");
