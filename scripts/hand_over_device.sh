@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The hand-over (app/hand_over.hpp) measured on a GPU machine with a built `cuda` preset:
+# Host workers and the GPU on one queue (algorithms/rowscan/inputs/hand_over.hpp) measured on a GPU
+# machine with a built `cuda` preset:
 #
 #   OUT=DIR scripts/hand_over_device.sh sizes     -> DIR/hand-over-LABEL.csv, DIR/timeline-*.txt
 #   OUT=DIR scripts/hand_over_device.sh billion   -> the same, for 1e9 rows of 413 and 10,000 stations
 #
 # Whole-process seconds of `rowscan stations`, median of 5 on a hot page cache, with --devices cpu (the
-# host's cores alone), gpu (the GPU alone) and auto (host workers from the start, the GPU from when it
-# is ready); the answers must be equal. For the largest input of each section, `--stats` of the auto
-# run goes to timeline-*.txt: each worker's first block and busy time, and when the GPU took over
-# (docs/charts/hand-over-timeline-*.svg is drawn from it).
+# host's cores alone), gpu (the GPU alone) and cpu+gpu (host workers from the start, the GPU joining
+# them when it is ready); the answers must be equal. For the largest input of each section, `--stats`
+# of the cpu+gpu run goes to timeline-*.txt: each worker's first block and busy time, and when the GPU
+# joined (scripts/timeline_chart.py draws it).
 # Columns: commit,date,device,cores,stations,bytes,devices,median_seconds
 #   LABEL=h100  ROWSCAN=build/cuda/app/rowscan  DATA_DIR=/tmp
 set -euo pipefail
@@ -49,17 +50,17 @@ case ${1:-sizes} in
     "$exe" generate measurements --rows 60000000 --stations 10000 --seed 7 -o "$full"
     for mib in 128 256 512; do
       head -c $((mib << 20)) "$full" | sed '$d' > "$data/hand-over-$mib.txt"   # whole lines only
-      measure "$data/hand-over-$mib.txt" 10000 gpu auto cpu
+      measure "$data/hand-over-$mib.txt" 10000 gpu cpu+gpu cpu
     done
-    measure "$full" 10000 gpu auto cpu
-    "$exe" stations --stats "$full" 2> "$out/timeline-$label-10000-$(stat -c %s "$full").txt" > /dev/null
+    measure "$full" 10000 gpu cpu+gpu cpu
+    "$exe" stations --devices cpu+gpu --stats "$full" 2> "$out/timeline-$label-10000-$(stat -c %s "$full").txt" > /dev/null
     ;;
   billion)
     for stations in 413 10000; do
       file="$data/measurements-1000000000-$stations.txt"
       [ -f "$file" ] || "$exe" generate measurements --rows 1000000000 --stations "$stations" --seed 1 -o "$file"
-      measure "$file" "$stations" gpu auto
-      "$exe" stations --stats "$file" 2> "$out/timeline-$label-$stations-1e9.txt" > /dev/null
+      measure "$file" "$stations" gpu cpu+gpu
+      "$exe" stations --devices cpu+gpu --stats "$file" 2> "$out/timeline-$label-$stations-1e9.txt" > /dev/null
       rm -f "$file"
     done
     ;;
