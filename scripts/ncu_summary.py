@@ -11,24 +11,30 @@
         > docs/data/roofline-h100-stations.csv
 
 INPUT_BYTES: the profiled program's input (the ladder's: 4 bytes a value; a rowscan run's: its file).
-*-nvtx.csv: the same report printed with `--print-nvtx-rename kernel` (profile_device.sh writes both):
-there a kernel launched inside an NVTX range is named for the innermost one, which is the `--stats`
-stage that launched it (rowscan/stage.hpp); the two files are joined by launch ID.
+Stages: a report profiled with --nvtx holds each launch's stack of NVTX ranges (a column of both files);
+the innermost range that is not CUB's or Thrust's own (domain CCCL) is the `--stats` stage that launched
+it (rowscan/stage.hpp). Without that column the stages come from *-nvtx.csv, the same report printed with
+`--print-nvtx-rename kernel` (profile_device.sh writes both), joined by launch ID: there ncu puts the
+innermost range of any domain before the kernel's name, so a launch inside a CUB range loses its stage.
 
 ladder:   one row per hand-written rung, its first launch over the whole input (the largest grid): the
           later launches of a rung sum a few partials and say nothing about it.
 stations: one row per launch of the first fast-path block in the file: the launches from the scan that
           finds and parses its lines to the segmented reduce that ends it (the blocks before it took
-          the general path, which teaches the dictionary); with the NVTX file, its stages' launches from
-          the first `find + parse` after the last `general path` through its `merge`.
+          the general path, which teaches the dictionary); with NVTX stages, its stages' launches from
+          the first `find + parse` after the last `general path` through its `merge`, and the launches
+          outside every range between the two (the fills of the arrays the fast path resizes).
 lineitem: one row per launch of the second block (the first that reuses the arrays the first one
           allocated; the first block when there is only one): from the transform_reduce that counts its
           lines to the launch before the next block's.
 roofline: the rows of a stations or lineitem CSV above grouped by `--stats` stage (stats_stage; without
-          the NVTX file, by stage): bytes moved (DRAM read + write), time, GB/s, the share of the DRAM's
+          NVTX stages, by stage): bytes moved (DRAM read + write), time, GB/s, the share of the DRAM's
           peak (default from the device's name: 3,350 GB/s for an H100 SXM's HBM3) and of the measured
-          device-to-device copy (default 3,031 GB/s on the H100, docs/performance-log.md), and what bounds
-          it; then the fills, the launches of one thread block, and the whole block, each as one row.
+          device-to-device copy (default 3,031 GB/s on the H100, docs/performance-log.md), what bounds it,
+          the time its bytes would take at the copy's rate (at_copy_us) and the rest of its time
+          (over_copy_us); key: the group's name in lower case, letters and digits joined by `_` (the
+          docs quote a row by it); then the fills, the launches of one thread block, the launches under 5 us (a
+          launch may be in more than one of these parts) and the whole block, each as one row.
 
 Per-launch columns: sample,device,launch (1, 2, ... in the order they ran),kernel,stage,grid,block,
 registers,time_us,dram_read_mb,instructions,threads_per_instruction,divergent_branch_targets,
@@ -38,10 +44,11 @@ theoretical_occupancy_pct,dram_write_mb,dram_pct,memory_pct,sm_pct,bound,stats_s
   and L1) and "Compute (SM) Throughput", % of their peaks over the launch's elapsed time (empty: not
   collected); bound: `dram` when dram_pct is the larger, `compute` when sm_pct is, `latency/launch` when
   both are under 40% (empty without both); stats_stage: the NVTX range, `(none)` outside every range,
-  empty without the NVTX file.
+  empty when the report names none.
 Standard library only.
 """
 import csv
+import re
 import sys
 
 RUNGS = {"reduce1_divergent": 1, "reduce2_strided_index": 2, "reduce3_sequential": 3, "reduce4_first_add": 4,
@@ -52,14 +59,18 @@ COLUMNS = ["sample", "device", "launch", "kernel", "stage", "grid", "block", "re
            "shared_load_conflicts", "shared_stores", "shared_store_conflicts", "achieved_occupancy_pct",
            "theoretical_occupancy_pct", "dram_write_mb", "dram_pct", "memory_pct", "sm_pct", "bound", "stats_stage",
            "input_bytes", "commit", "date"]
-ROOFLINE_COLUMNS = ["sample", "device", "group", "kind", "launches", "time_us", "dram_read_mb", "dram_write_mb",
+ROOFLINE_COLUMNS = ["sample", "device", "group", "key", "kind", "launches", "time_us", "dram_read_mb", "dram_write_mb",
                     "dram_mb", "gb_per_s", "pct_of_peak", "pct_of_copy", "dram_pct", "sm_pct",
-                    "achieved_occupancy_pct", "bound", "peak_gb_per_s", "copy_gb_per_s", "input_bytes", "commit",
-                    "date"]
+                    "achieved_occupancy_pct", "bound", "peak_gb_per_s", "copy_gb_per_s", "at_copy_us", "over_copy_us",
+                    "input_bytes", "commit", "date"]
 NONE_STAGE = "(none)"  # a launch outside every NVTX range
+STACK = "thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg"  # ncu --nvtx: the range stack
+LIBRARY_DOMAINS = ("CCCL",)  # the domain of the ranges CUB and Thrust push around their own algorithms
+LIBRARY_RANGES = ("cub::", "thrust::")  # those ranges' names (cub::DeviceFor::Bulk, ...)
 FILL = "fill (a resized array's zeros)"
 SET = "fill (thrust::fill)"
 BOUND_BELOW = 40.0  # % of peak under which neither DRAM nor the SMs is the limit: latency or launch overhead
+SMALL_US = 5.0  # a launch shorter than this is mostly its own start and drain (the shortest take about 2.2 us)
 # DRAM peaks from the datasheets, GB/s, by a part of the device's name (first match wins); the copy
 # ceiling was measured on the H100 80GB HBM3 (docs/performance-log.md).
 PEAKS = [("H100 PCIe", 2000.0), ("H100 NVL", 3900.0), ("H100", 3350.0), ("H200", 4800.0)]
@@ -158,26 +169,47 @@ def row(sample, order, launch, stage, stats_stage, commit, date):
             bound_of(dram, sm), stats_stage, commit, date]
 
 
+def stack_stage(text):
+    """The innermost range in ncu's push/pop column that is not a library's own (STACK); None outside
+    every one. The column holds the thread's id, then one quoted `domain:range:PL_Type:PL_Value:CLR_Type:
+    Color:Msg_Type:Msg` per open range, outermost first."""
+    ours = []
+    for entry in re.findall(r'"([^"]*)"', text):
+        domain, _, rest = entry.partition(":")
+        if rest and domain not in LIBRARY_DOMAINS:
+            ours.append(rest.rsplit(":", 6)[0].strip())
+    return ours[-1] if ours else None
+
+
+def renamed_stage(name):
+    """The range a `--print-nvtx-rename kernel` name puts before the kernel's (`outer/inner/void k<...>`):
+    the innermost that is not a library's; None without one. ncu prints only the innermost range of any
+    domain, so a launch inside a CUB range (`cub::DeviceFor::Bulk/...`) loses the stage around it."""
+    head = name.split("<", 1)[0].split("(", 1)[0]
+    ranges = [r.split("@")[-1].strip() for r in head.split("/")[:-1]]
+    ranges = [r for r in ranges if r and not r.startswith(LIBRARY_RANGES)]
+    return ranges[-1] if ranges else None
+
+
 def nvtx_stages(path, every):
-    """Launch ID -> the innermost NVTX range it ran in (NONE_STAGE: none), from the renamed report;
-    {} without one."""
-    if not path:
-        return {}
-    try:
-        renamed = {launch["ID"]: launch["Kernel Name"] for launch in launches(path)}
-    except SystemExit as e:  # an ncu that could not print it: the stages by kernel name alone
-        print(f"{e}; stages from the kernels' names only", file=sys.stderr)
-        return {}
+    """Launch ID -> the innermost NVTX range of rowscan's it ran in (NONE_STAGE: none), from the report's
+    push/pop column (ncu --nvtx prints it in both files), else from the renamed report's names; {} when
+    neither names a range."""
     out = {}
-    for launch in every:
-        name = renamed.get(launch["ID"], launch["Kernel Name"]).strip()
-        if name == launch["Kernel Name"].strip() or any(mark in name for mark in ("<", "(", "::")):
-            out[launch["ID"]] = NONE_STAGE  # outside every range: ncu keeps the kernel's own name
-        else:  # innermost of a printed stack, without a domain: `domain@range`, `outer/inner/`
-            out[launch["ID"]] = name.rstrip("/").split("/")[-1].split("@")[-1].strip().lstrip(":").strip()
+    if any(STACK in launch for launch in every):
+        out = {launch["ID"]: stack_stage(launch.get(STACK, "")) or NONE_STAGE for launch in every}
+    elif path:
+        try:
+            renamed = {launch["ID"]: launch["Kernel Name"] for launch in launches(path)}
+        except SystemExit as e:  # an ncu that could not print it: the stages by kernel name alone
+            print(f"{e}; stages from the kernels' names only", file=sys.stderr)
+            return {}
+        out = {launch["ID"]: renamed_stage(renamed.get(launch["ID"], "")) or NONE_STAGE for launch in every}
     if all(stage == NONE_STAGE for stage in out.values()):
-        print(f"ncu_summary: {path}: no launch is named for an NVTX range (was it profiled with --nvtx?)",
-              file=sys.stderr)
+        if path:
+            print(f"ncu_summary: {path}: no launch ran in an NVTX range (was it profiled with --nvtx?); "
+                  "stages from the kernels' names only", file=sys.stderr)
+        return {}
     return out
 
 
@@ -226,6 +258,8 @@ def stations(path, commit, date, nvtx=None):
         general = max((i for i, s in enumerate(stage) if s == "general path"), default=-1)
         begin = next(i for i in range(general + 1, len(every)) if stage[i] == "find + parse")
         end = begin
+        while begin - 1 > general and stage[begin - 1] == NONE_STAGE:  # the block's own, outside every range
+            begin -= 1
         while (end + 1 < len(every) and stage[end + 1] in FAST_STAGES
                and not (stage[end + 1] == "find + parse" and stage[end] != "find + parse")):
             end += 1
@@ -329,11 +363,14 @@ def roofline(path, peak=None, copy=None):
             return f"{sum(fnum(r, column) * fnum(r, 'time_us') for r in members) / time_us:.1f}"
 
         dram, sm = weighted("dram_pct"), weighted("sm_pct")
-        return [first["sample"], first["device"], name, kind, len(members), f"{time_us:.1f}", f"{read:.2f}",
+        at_copy = (read + write) * 1e3 / copy if copy else None  # MB at GB/s: the bytes' time at the copy's rate, us
+        key = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")  # `find + parse` -> find_parse, for the docs' quotes
+        return [first["sample"], first["device"], name, key, kind, len(members), f"{time_us:.1f}", f"{read:.2f}",
                 f"{write:.2f}", f"{read + write:.2f}", f"{gb_per_s:.0f}", f"{100 * gb_per_s / peak:.1f}",
                 f"{100 * gb_per_s / copy:.1f}" if copy else "", dram, sm,
                 weighted("achieved_occupancy_pct"), bound_of(dram, sm), f"{peak:.0f}",
-                f"{copy:.0f}" if copy else "", first["input_bytes"], first["commit"], first["date"]]
+                f"{copy:.0f}" if copy else "", f"{at_copy:.1f}" if copy else "",
+                f"{time_us - at_copy:.1f}" if copy else "", first["input_bytes"], first["commit"], first["date"]]
 
     order = []
     for r in rows:
@@ -346,6 +383,9 @@ def roofline(path, peak=None, copy=None):
     single = [r for r in rows if r["grid"] == "1"]
     if single:
         out.append(group("launches of one thread block", "part", single))
+    small = [r for r in rows if fnum(r, "time_us") < SMALL_US]
+    if small:
+        out.append(group(f"launches under {SMALL_US:.0f} us", "part", small))
     out.append(group("block", "total", rows))
     return out
 

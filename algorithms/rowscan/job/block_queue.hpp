@@ -131,6 +131,7 @@ class block_queue {
   std::deque<queued_block> ready_;         // pushed, not yet taken, in input order
   std::size_t lent_ = 0;                   // pushed and not yet given back
   std::size_t pushed_ = 0;
+  unsigned gpus_waiting_ = 0;              // batching workers waiting in take()
   bool ended_ = false;
   bool stopped_ = false;
   bool any_folded_ = false;

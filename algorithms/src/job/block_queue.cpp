@@ -96,9 +96,13 @@ std::vector<worker_share> block_queue::shares() const {
 
 /// The next batch for a worker: the ready blocks at the front of the queue, as many as fit batch_bytes
 /// (one at least; one at most when one_block), waiting for one while the input goes on; false once it
-/// has ended and nothing is left. A batching worker (a GPU) waits until the ready blocks fill half its
-/// batch, or no more can come (the input ended, the run stopped, or every block the reader may lend is
-/// out): a GPU's fold has a fixed cost of its own, which small batches pay too often.
+/// has ended and nothing is left.
+/// - A batching worker (a GPU) waits until the ready blocks fill half its batch, or no more can come
+///   (the input ended, the run stopped, or every block the reader may lend is out): a GPU's fold has a
+///   fixed cost of its own, which small batches pay too often.
+/// - A one-block worker (a host worker) takes a block only while no GPU is waiting for blocks: a core
+///   folds a block 50-100 times slower than a GPU, so it takes only what the GPUs leave (all of it
+///   before they join, and whatever the reader gets ahead of them after).
 bool block_queue::take(worker& w, std::size_t batch_bytes, bool one_block, block_batch& batch) {
   (void)w;
   std::unique_lock<std::mutex> lock(mutex_);
@@ -107,11 +111,17 @@ bool block_queue::take(worker& w, std::size_t batch_bytes, bool one_block, block
     for (queued_block const& b : ready_) n += b.size;
     return n;
   };
-  ready_changed_.wait(lock, [&] {
-    if (ended_ || stopped_) return true;
-    if (ready_.empty()) return false;
-    return one_block || lent_ >= max_lent_ || ready_bytes() >= batch_bytes / 2;
-  });
+  if (one_block) {
+    ready_changed_.wait(lock, [&] { return ended_ || stopped_ || (!ready_.empty() && gpus_waiting_ == 0); });
+  } else {
+    ++gpus_waiting_;
+    ready_changed_.wait(lock, [&] {
+      if (ended_ || stopped_) return true;
+      return !ready_.empty() && (lent_ >= max_lent_ || ready_bytes() >= batch_bytes / 2);
+    });
+    --gpus_waiting_;
+    if (gpus_waiting_ == 0) ready_changed_.notify_all();  // host workers may take again
+  }
   if (ready_.empty()) return false;
   batch = block_batch{};
   std::size_t bytes = 0;
