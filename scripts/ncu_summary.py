@@ -268,7 +268,7 @@ def stations(path, commit, date, nvtx=None):
         general = max((i for i, launch in enumerate(every) if "ReduceByKeyAgent" in launch["Kernel Name"]), default=-1)
         names = [launch["Kernel Name"] for launch in every]
         begin = next(i for i in range(general + 1, len(every))
-                     if "ScanTileState<rowscan::" in names[i] and "line_interval" in names[i])
+                     if "ScanTileState<" in names[i] and "line_interval" in names[i])
         end = next(i for i in range(begin, len(every))
                    if short_name(every[i]["Kernel Name"]) == "DeviceSegmentedReduceKernel")
     return [row("stations_fast_block", i + 1, launch, stage_of(launch), stages.get(launch["ID"], ""), commit, date)
