@@ -11,8 +11,8 @@
 //
 // Both engines take the same inputs (job::input_sequence) and options and give the same answers, byte
 // for byte; only where their workers run differs. Each engine runs the job driver over its inputs, with
-// its own workers; several engines may run at once on threads of one process (the hand-over:
-// app/hand_over.hpp).
+// its own workers; several engines may run at once on threads of one process, sharing one queue of
+// blocks (rowscan/inputs/hand_over.hpp, rowscan/job/shared_run.hpp).
 #pragma once
 
 #include "rowscan/job/run_report.hpp"

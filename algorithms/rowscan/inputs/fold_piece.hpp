@@ -36,7 +36,7 @@ struct workload {
   Summary empty;  ///< the answer of no input: the merge's identity
 
   Summary summarize_each(job::input_sequence& inputs, Options const& options) const { return run(*on, inputs, options); }
-  /// The same workload on another engine (the host workers of a hand-over).
+  /// The same workload on another engine (the host's workers beside the GPUs: hand_over.hpp).
   workload on_engine(engine const& other) const {
     workload moved = *this;
     moved.on = &other;

@@ -2,7 +2,7 @@
 // rowscan/inputs/fold_share.hpp: one process's share of the input, folded by the processors it has.
 //
 //   operands -resolve_inputs-> sources -share_of-> this process's pieces
-//   -fold_share-> with a hand-over (host workers first, then the taker: hand_over.hpp)
+//   -fold_share-> with a hand-over (host workers at once, the GPUs joining them on one queue: hand_over.hpp)
 //                 or in one run of the workload's engine (claimed_pieces.hpp)
 //   -> the share's answer, and the merged tally of its pieces (job::tally, positions placed by the merge)
 //
@@ -20,7 +20,7 @@
 namespace rowscan::inputs {
 
 /// The answer of a share's pieces, their merged tally in `tally` (in input order, up to the first
-/// piece that ends the run). With `hand`, and a share that claims can cut (hands_over), host workers start on it
+/// piece that ends the run). With `hand`, and a share of regular files (hands_over), host workers start on it
 /// while the taker gets ready; otherwise the taker (made ready first, if `hand` has it) folds it alone,
 /// in one run. With `rethrow`, the error that ends the run is thrown as the job threw it instead of
 /// kept in its piece's tally (a process alone, without a hand-over).

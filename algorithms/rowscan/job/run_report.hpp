@@ -82,7 +82,7 @@ struct run_report {
 };
 
 /// Several inputs read in turn by the same workers, whose partial answers pile up across them: the files
-/// of a list, or the pieces a host worker claims before the GPU takes the rest (app/claimed_pieces.hpp).
+/// of a list, or the pieces of a share (rowscan/inputs/claimed_pieces.hpp).
 class input_sequence {
  public:
   virtual ~input_sequence() = default;

@@ -30,7 +30,7 @@ std::size_t default_chunk_size();
 summary summarize(int fd, std::string const& label, summarize_options const& options);
 
 /// summarize over each input of `inputs` in turn with the same workers: one answer for all of them,
-/// each input's report given to inputs.done (how one host worker folds the pieces it claims).
+/// each input's report given to inputs.done (how one run folds a share's pieces).
 summary summarize_each(job::input_sequence& inputs, summarize_options const& options);
 
 ROWSCAN_SYSTEM_END
