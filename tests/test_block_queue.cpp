@@ -3,9 +3,12 @@
 // read in random block sizes and taken by random sets of lanes (host-like lanes that fold one block in
 // place, GPU-like lanes that copy the ready blocks filling a slot and fold them as one text), some of
 // them joining while the blocks are pushed, must give the tally of one scalar walk over the text: its
-// bytes, lines, skipped lines and first bad line. Lines that start with '!' are bad.
+// bytes, lines, skipped lines and first bad line. Lines that start with '!' are bad. The same for two
+// runs sharing the queue (job::shared_run), and the ring memory that GPUs lock (job::lockable_memory).
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/job/block_queue.hpp"
+#include "rowscan/job/lockable_memory.hpp"
+#include "rowscan/job/shared_run.hpp"
 
 #include "support/temp_input.hpp"
 
@@ -14,8 +17,11 @@
 #include <chrono>
 #include <memory>
 #include <random>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -79,7 +85,9 @@ class copying_lane final : public block_lane {
     std::string& slot = slots_[batch.slot];
     slot.clear();
     for (std::size_t i = 0; i < batch.blocks.size(); ++i) {
-      if (i > 0) EXPECT_EQ(batch.blocks[i].index, batch.blocks[i - 1].index + 1) << "a batch is consecutive";
+      if (i > 0) {
+        EXPECT_EQ(batch.blocks[i].index, batch.blocks[i - 1].index + 1) << "a batch is consecutive";
+      }
       slot.append(batch.blocks[i].text, batch.blocks[i].size);
     }
   }
@@ -220,6 +228,110 @@ TEST(BlockQueue, AWorkerThatCannotStartStopsTheRunWithItsError) {
   } catch (std::runtime_error const& e) {
     EXPECT_STREQ(e.what(), "no device slot");
   }
+}
+
+/// Two runs on one queue as --devices cpu+gpu makes them (rowscan/inputs/hand_over.hpp): the first to
+/// claim drives, reading the text into its queue with its workers; the second joins once `after`
+/// blocks were pushed, with the driver holding there until it has. The driver's tally.
+tally shared_fold(std::string const& text, std::size_t block_size, std::size_t after, lane_maker const& driver_lane,
+                  lane_maker const& joiner_lane, std::size_t& joiner_workers) {
+  support::temp_input const input(text);
+  rowscan::job::shared_run shared(8);
+  shared.hold_at(after);
+  tally out;
+  std::thread driver([&] {
+    EXPECT_TRUE(shared.claim_driver());
+    rowscan::io::reader_options reading;
+    reading.block_size = block_size;
+    reading.max_line = 64;
+    reading.held = static_cast<unsigned>(1 + 1 + shared.joiner_blocks());
+    reading.memory = shared.ring_memory().memory();
+    {
+      rowscan::io::chunked_reader reader(input.fd(), "text", reading);
+      rowscan::job::block_queue queue(reader, reading.held - 1, 0, std::chrono::steady_clock::now());
+      queue.join({driver_lane});
+      shared.open(queue, "text");
+      rowscan::io::text_chunk block{};
+      while (!queue.stopped() && reader.next(block)) {
+        queue.push(block);
+        shared.pushed_one();
+      }
+      shared.close();
+      out = queue.finish().first;
+      joiner_workers = queue.shares().size() - 1;
+    }
+    shared.end();
+  });
+  shared.wait_for_blocks(after);
+  EXPECT_FALSE(shared.claim_driver()) << "the second run joins";
+  shared.join_and_wait({joiner_lane});
+  driver.join();
+  return out;
+}
+
+TEST(SharedRun, AJoinerTakesPartFromTheBlockItJoinsAtAndTheTallyIsOneRuns) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 random(seed);
+    bool const skip = seed % 2 == 0;
+    std::string const text = random_text(random, 500 + random() % 2000, skip ? 9 : 300);
+    std::size_t const block_size = 64 + random() % 512;
+    std::size_t const after = 1 + random() % 8;
+    std::size_t joiners = 0;
+    tally const got = shared_fold(text, block_size, after, maker(false, skip, 0), maker(true, skip, block_size * 4), joiners);
+    std::string const where = "seed " + std::to_string(seed) + ", block " + std::to_string(block_size) + ", joining after " +
+                              std::to_string(after);
+    expect_same(got, scalar_fold(text.data(), text.size(), skip), where);
+    if (text.size() > after * (block_size + 64)) {
+      EXPECT_EQ(joiners, 1u) << where << ": the joiner is one of the queue's workers";
+    }
+  }
+}
+
+/// A locker that records what it was asked, as cudaHostRegister and cudaHostUnregister would be.
+struct recorded_locks {
+  static std::mutex mutex;
+  static std::map<void*, std::size_t> locked;
+  static bool refuse;
+  static bool lock(void* p, std::size_t bytes) {
+    std::lock_guard<std::mutex> hold(mutex);
+    if (refuse) return false;
+    locked[p] = bytes;
+    return true;
+  }
+  static void unlock(void* p) {
+    std::lock_guard<std::mutex> hold(mutex);
+    locked.erase(p);
+  }
+};
+std::mutex recorded_locks::mutex;
+std::map<void*, std::size_t> recorded_locks::locked;
+bool recorded_locks::refuse = false;
+
+TEST(LockableMemory, LocksWholePagesOnceAndUnlocksWhatItLockedBeforeFreeing) {
+  recorded_locks::locked.clear();
+  recorded_locks::refuse = false;
+  {
+    rowscan::job::lockable_memory ring;
+    rowscan::io::block_memory const memory = ring.memory();
+    void* const a = memory.allocate(5000);
+    void* const b = memory.allocate(100);
+    ring.lock_new({recorded_locks::lock, recorded_locks::unlock});
+    ASSERT_EQ(recorded_locks::locked.size(), 2u);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a) % 4096, 0u) << "page-aligned";
+    EXPECT_EQ(recorded_locks::locked[a], 8192u) << "whole pages: two blocks never share one";
+    EXPECT_EQ(recorded_locks::locked[b], 4096u);
+    recorded_locks::refuse = true;
+    void* const c = memory.allocate(10);
+    ring.lock_new({recorded_locks::lock, recorded_locks::unlock});
+    ring.lock_new({recorded_locks::lock, recorded_locks::unlock});  // nothing new: nothing asked again
+    EXPECT_EQ(ring.locked(), 2u) << "a block the system refused stays plain";
+    memory.release(a);
+    EXPECT_EQ(recorded_locks::locked.count(a), 0u) << "unlocked before it is freed";
+    memory.release(c);
+    memory.release(nullptr);
+    EXPECT_EQ(ring.locked(), 1u);
+  }
+  EXPECT_TRUE(recorded_locks::locked.empty()) << "what the ring still held was unlocked as it went";
 }
 
 }  // namespace

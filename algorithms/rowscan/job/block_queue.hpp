@@ -112,13 +112,13 @@ class block_queue {
 
   void stop();
   void run(worker& w);
-  bool take(worker& w, std::size_t batch_bytes, bool one_block, block_batch& batch);
+  bool take(std::size_t batch_bytes, bool one_block, block_batch& batch);
   void give_back(block_batch& batch);
   void fold_first(worker& w, block_lane& lane, std::deque<block_batch>& held);
   void done(worker& w, block_batch const& batch, tally t, std::exception_ptr const& failure,
             std::chrono::steady_clock::time_point start);
   void merge_in_order(std::size_t index, tally t);
-  void fail_worker(worker& w, std::deque<block_batch>& held);
+  void fail_worker(std::deque<block_batch>& held);
 
   io::chunked_reader& reader_;
   std::size_t max_lent_;

@@ -103,8 +103,7 @@ std::vector<worker_share> block_queue::shares() const {
 /// - A one-block worker (a host worker) takes a block only while no GPU is waiting for blocks: a core
 ///   folds a block 50-100 times slower than a GPU, so it takes only what the GPUs leave (all of it
 ///   before they join, and whatever the reader gets ahead of them after).
-bool block_queue::take(worker& w, std::size_t batch_bytes, bool one_block, block_batch& batch) {
-  (void)w;
+bool block_queue::take(std::size_t batch_bytes, bool one_block, block_batch& batch) {
   std::unique_lock<std::mutex> lock(mutex_);
   auto ready_bytes = [&] {
     std::size_t n = 0;
@@ -206,8 +205,7 @@ void block_queue::done(worker& w, block_batch const& batch, tally t, std::except
 
 /// This worker cannot go on (its lane could not be made, or its feed failed): the reader gets back what
 /// it holds, so that the driver's thread is not left waiting for it, and the run stops.
-void block_queue::fail_worker(worker& w, std::deque<block_batch>& held) {
-  (void)w;
+void block_queue::fail_worker(std::deque<block_batch>& held) {
   for (block_batch& b : held) give_back(b);
   std::lock_guard<std::mutex> lock(mutex_);
   if (!failure_) failure_ = std::current_exception();
@@ -235,7 +233,7 @@ void block_queue::run(worker& w) {
         if (!b.returned && lane->land(b)) give_back(b);
       }
       block_batch next;
-      if (take(w, lane->batch_bytes(), one_block, next)) {
+      if (take(lane->batch_bytes(), one_block, next)) {
         next.slot = next_slot;
         next_slot = (next_slot + 1) % static_cast<int>(lane->depth());
         lane->start(next);
@@ -246,7 +244,7 @@ void block_queue::run(worker& w) {
       fold_first(w, *lane, held);
     }
   } catch (...) {
-    fail_worker(w, held);
+    fail_worker(held);
   }
 }
 
