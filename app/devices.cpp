@@ -99,7 +99,6 @@ std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& ar
       throw usage_error("--gpu-joins-after: this rowscan was built without its host engine (ROWSCAN_HOST_SYSTEM=OFF)");
     }
     how.join_after_blocks = static_cast<std::size_t>(parse_whole_number("gpu-joins-after", *text, 0, UINT64_MAX));
-    how.forced = true;
     return how;
   }
   bool const both = choice.kind == job::device_choice::cpu_and_gpu;

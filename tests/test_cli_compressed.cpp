@@ -271,4 +271,26 @@ TEST_F(CliCompressed, AByteOrderMarkInsideCompressedTextIsStripped) {
   EXPECT_EQ(c.out, expected);
 }
 
+// Host workers and a GPU on one queue read any input with one reader: a compressed file, one cut short
+// and standard input give the bytes of one engine's run for every point the taker joins at
+// (--gpu-joins-after; in the cpu build a second set of host workers plays the GPU).
+TEST_F(CliCompressed, OneQueueGivesTheSameBytesForEverySplit) {
+  std::string text = measurements(support::light<std::size_t>(6000, 2000), 11);
+  text.insert(text.find('\n', text.size() / 2) + 1, "no separator\n");
+  std::string const packed = gzip(text);
+  write_file(path("bad.txt.gz"), packed);
+  write_file(path("cut.txt.gz"), packed.substr(0, packed.size() / 2));
+  for (std::string const& args : {"'" + path("bad.txt.gz") + "'", "--skip-invalid '" + path("bad.txt.gz") + "'",
+                                  "'" + path("cut.txt.gz") + "'", std::string("--skip-invalid -")}) {
+    support::run_result const plain = run("stations --chunk-size 4K " + args, text);
+    EXPECT_NE(plain.err, "") << args << ": the input has a bad line or is cut short";
+    for (int const k : {0, 1, 3, 1000}) {
+      support::run_result const split = run("stations --chunk-size 4K --gpu-joins-after " + std::to_string(k) + " " + args, text);
+      EXPECT_EQ(split.exit_code, plain.exit_code) << args << ", joining after " << k;
+      EXPECT_EQ(split.out, plain.out) << args << ", joining after " << k;
+      EXPECT_EQ(split.err, plain.err) << args << ", joining after " << k;
+    }
+  }
+}
+
 }  // namespace

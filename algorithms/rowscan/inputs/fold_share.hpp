@@ -20,16 +20,16 @@
 namespace rowscan::inputs {
 
 /// The answer of a share's pieces, their merged tally in `tally` (in input order, up to the first
-/// piece that ends the run). With `hand`, and a share of regular files (hands_over), host workers start on it
-/// while the taker gets ready; otherwise the taker (made ready first, if `hand` has it) folds it alone,
-/// in one run. With `rethrow`, the error that ends the run is thrown as the job threw it instead of
-/// kept in its piece's tally (a process alone, without a hand-over).
+/// piece that ends the run). With `hand`, host workers start on it while the taker gets ready, and the
+/// taker joins them on one queue (any input: a file, a compressed file or a stream is read by one
+/// reader either way); otherwise the taker folds it alone, in one run. With `rethrow`, the error that
+/// ends the run is thrown as the job threw it instead of kept in its piece's tally (a process alone,
+/// without a hand-over).
 template <class Summary, class Options>
 Summary fold_share(std::vector<input_source> const& sources, std::vector<input_piece> const& share,
                    Options const& options, workload<Summary, Options> const& work, hand_over const* hand,
                    job::tally& tally, bool rethrow) {
-  if (hands_over(hand, sources, share)) return fold_handing_over(sources, share, options, work, *hand, tally);
-  if (hand != nullptr && hand->get_ready) hand->get_ready();  // the taker alone (its GPU made current)
+  if (hand != nullptr) return fold_handing_over(sources, share, options, work, *hand, tally);
   return fold_in_turn(sources, share, options, work, tally, rethrow);
 }
 

@@ -37,21 +37,9 @@ struct hand_over {
   /// Testing: the taker joins only once this many blocks were handed out (or the input ended), so a
   /// test can force a split; 0: as soon as it is ready.
   std::size_t join_after_blocks = 0;
-  /// A test asked for this split (--gpu-joins-after). Otherwise a share with a stream or a compressed
-  /// file runs without one: its pieces are not cut, and one engine folds it.
-  bool forced = false;
   /// Makes the taker ready (the GPUs' contexts), while the host's workers fold; nothing for the cpu build.
   std::function<void()> get_ready;
 };
-
-/// Whether a share is folded with the hand-over `how`: a forced one always; otherwise only when
-/// every piece of the share is a regular text file.
-inline bool hands_over(hand_over const* how, std::vector<input_source> const& sources,
-                       std::vector<input_piece> const& share) {
-  if (how == nullptr) return false;
-  return how->forced || std::all_of(share.begin(), share.end(),
-                                    [&](input_piece const& piece) { return sources[piece.source].splittable; });
-}
 
 /// Folds a share's pieces with the host's workers and the taker's on one queue (the diagram above):
 /// `tally` gets the merged tally of the pieces in input order, up to the first that ends the run; the
