@@ -281,7 +281,9 @@ TEST(SharedRun, AJoinerTakesPartFromTheBlockItJoinsAtAndTheTallyIsOneRuns) {
     std::string const where = "seed " + std::to_string(seed) + ", block " + std::to_string(block_size) + ", joining after " +
                               std::to_string(after);
     expect_same(got, scalar_fold(text.data(), text.size(), skip), where);
-    if (text.size() > after * (block_size + 64)) {
+    // A strict run may stop at a bad line before block `after`, and then nobody joins; a run that
+    // skips bad lines reaches it whenever the text has that many blocks.
+    if (skip && text.size() > after * (block_size + 64)) {
       EXPECT_EQ(joiners, 1u) << where << ": the joiner is one of the queue's workers";
     }
   }
