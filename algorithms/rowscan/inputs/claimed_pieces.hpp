@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/inputs/claimed_pieces.hpp: a share's pieces of the input, claimed in input order and folded by one
+// rowscan/inputs/claimed_pieces.hpp: a share's pieces of the input, opened in input order and folded by one
 // run, each piece an input of the run (job::input_sequence): by one engine (fold_in_turn), or by the
 // host's workers and the GPUs on one queue (hand_over.hpp). One run keeps one set of workers and what
 // they learned (the stations dictionary) across every file of the list.
@@ -11,8 +11,6 @@
 
 #include "rowscan/error.hpp"
 
-#include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <exception>
 #include <optional>
@@ -21,32 +19,19 @@
 
 namespace rowscan::inputs {
 
-/// A queue of pieces in input order, which the run that folds them claims one after another.
-struct piece_queue {
-  std::size_t count = 0;   ///< the pieces to claim
-  std::chrono::steady_clock::time_point start;  ///< the run's start: first-piece times count from it
-  std::atomic<std::size_t> next{0};     ///< the next piece to claim
-  std::atomic<bool> stopped{false};     ///< a piece ended the run: nobody claims another
-};
-
-/// One run's inputs (job::input_sequence): the pieces it claims from the queue, opened in turn; each
-/// piece's tally, and the worker's share of the work, kept as the piece is done.
+/// One run's inputs (job::input_sequence): a share's pieces, opened in turn by the run that reads them;
+/// each piece's tally kept as the piece is done, until one ends the run.
 class claimed_pieces : public job::input_sequence {
  public:
-  claimed_pieces(piece_queue& share, std::vector<input_source> const& sources,
-                 std::vector<input_piece> const& claims, std::vector<std::optional<job::tally>>& tallies,
-                 job::worker_share& figure)
-      : share_(share), sources_(sources), claims_(claims), tallies_(tallies), figure_(figure) {}
+  claimed_pieces(std::vector<input_source> const& sources, std::vector<input_piece> const& pieces)
+      : sources_(sources), pieces_(pieces), tallies_(pieces.size()) {}
 
   bool next(int& fd, std::string& label, std::uint64_t& max_bytes) override {
-    while (!share_.stopped) {
-      std::size_t const i = share_.next.fetch_add(1);
-      if (i >= claims_.size()) return false;
+    while (!stopped_ && next_ < pieces_.size()) {
+      std::size_t const i = next_++;
       current_ = i;
       opened_ = opened_piece{};
-      text_bytes_ = 0;
-      begin_ = std::chrono::steady_clock::now();
-      auto const bytes = open_piece(sources_[claims_[i].source], claims_[i], input_, opened_);
+      auto const bytes = open_piece(sources_[pieces_[i].source], pieces_[i], input_, opened_);
       if (!bytes) {  // a range inside one line: no line of its own
         finish(piece_start(opened_));
         continue;
@@ -59,14 +44,10 @@ class claimed_pieces : public job::input_sequence {
     return false;
   }
 
-  void done(job::run_report const& run) override {
-    text_bytes_ = run.bytes;
-    figure_.blocks += run.chunks;
-    finish(piece_tally(*input_, opened_, run));
-  }
+  void done(job::run_report const& run) override { finish(piece_tally(*input_, opened_, run)); }
 
   /// The piece being read ended the run with `thrown`: its tally keeps the error (a compressed
-  /// input's cut, when there was one), and nobody claims another piece. False if no piece was being
+  /// input's cut, when there was one), and no other piece is opened. False if no piece was being
   /// read (the error is the worker's, not a piece's).
   bool failed(std::exception_ptr const& thrown) {
     if (!current_) return false;
@@ -77,7 +58,7 @@ class claimed_pieces : public job::input_sequence {
     } else {
       t = failed_piece(thrown, sources_[opened_.source], opened_, input_ ? &*input_ : nullptr);
     }
-    share_.stopped = true;
+    stopped_ = true;
     finish(std::move(t));
     return true;
   }
@@ -98,41 +79,33 @@ class claimed_pieces : public job::input_sequence {
     }
   }
 
+ /// The merged tally of the pieces done so far: always the first ones, in input order, since the
+  /// pieces are opened in turn and nothing after a piece that ends the run is opened.
+  job::tally merged() const {
+    job::tally out;
+    for (std::optional<job::tally> const& piece : tallies_) {
+      if (!piece) break;
+      out = job::merge(std::move(out), *piece);
+    }
+    return out;
+  }
+
  private:
   void finish(job::tally piece) {
-    auto const now = std::chrono::steady_clock::now();
-    if (figure_.bytes == 0 && figure_.busy_seconds == 0) {
-      figure_.first_block_at = std::chrono::duration<double>(begin_ - share_.start).count();
-    }
-    figure_.bytes += text_bytes_;
-    figure_.busy_seconds += std::chrono::duration<double>(now - begin_).count();
     tallies_[*current_] = std::move(piece);
     current_.reset();
     input_.reset();
   }
 
-  piece_queue& share_;
   std::vector<input_source> const& sources_;
-  std::vector<input_piece> const& claims_;
-  std::vector<std::optional<job::tally>>& tallies_;
-  job::worker_share& figure_;
-  std::optional<std::size_t> current_;  // the claim being read
-  opened_piece opened_;                  // where its text sits in its file
-  std::uint64_t text_bytes_ = 0;         // the bytes of text it gave the run
+  std::vector<input_piece> const& pieces_;
+  std::vector<std::optional<job::tally>> tallies_;  // each piece's, once done
+  std::size_t next_ = 0;                            // the next piece to open
+  bool stopped_ = false;                            // a piece ended the run
+  std::optional<std::size_t> current_;              // the piece being read
+  opened_piece opened_;                             // where its text sits in its file
   std::optional<io::input_file> input_;
-  std::chrono::steady_clock::time_point begin_;
 };
-
-/// The merged tally of the pieces claimed so far: always the first ones, since claims are made in
-/// input order and every claimed piece is folded, or ends the run and nothing after it is claimed.
-inline job::tally claimed_tally(std::vector<std::optional<job::tally>> const& pieces) {
-  job::tally out;
-  for (std::optional<job::tally> const& piece : pieces) {
-    if (!piece) break;
-    out = job::merge(std::move(out), *piece);
-  }
-  return out;
-}
 
 /// Folds the pieces of a share in input order, in one run of the workload's engine; their merged tally
 /// goes to `tally`, up to the first piece that ends the run. With `rethrow`, that piece's error is thrown as a
@@ -141,12 +114,7 @@ template <class Summary, class Options>
 Summary fold_in_turn(std::vector<input_source> const& sources, std::vector<input_piece> const& share,
                      Options const& options, workload<Summary, Options> const& work,
                      job::tally& tally, bool rethrow) {
-  piece_queue queue;
-  queue.count = share.size();
-  queue.start = std::chrono::steady_clock::now();
-  std::vector<std::optional<job::tally>> placed(share.size());
-  job::worker_share figure;
-  claimed_pieces pieces(queue, sources, share, placed, figure);
+  claimed_pieces pieces(sources, share);
   Summary answer = work.empty;
   try {
     answer = work.summarize_each(pieces, options);
@@ -155,7 +123,7 @@ Summary fold_in_turn(std::vector<input_source> const& sources, std::vector<input
     if (rethrow) pieces.rethrow(thrown);
     if (!pieces.failed(thrown)) throw;  // not a piece's error: the run's own
   }
-  tally = claimed_tally(placed);
+  tally = pieces.merged();
   return answer;
 }
 

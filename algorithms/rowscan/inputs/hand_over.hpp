@@ -23,7 +23,6 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -54,12 +53,7 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
   std::size_t constexpr blocks_a_gpu_holds = 32;
   job::shared_run shared(work.on->on_gpu() ? blocks_a_gpu_holds : 0);
   shared.hold_at(how.join_after_blocks);  // a forced split: the driver waits there for the taker to join
-  piece_queue queue;
-  queue.count = share.size();
-  queue.start = start;
-  std::vector<std::optional<job::tally>> placed(share.size());
-  job::worker_share figure;
-  claimed_pieces pieces(queue, sources, share, placed, figure);  // read only by the run that drives
+  claimed_pieces pieces(sources, share);  // read only by the run that drives
 
   Options host_options = options;
   host_options.shared = &shared;
@@ -95,7 +89,7 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
   for (std::exception_ptr const& thrown : {host_thrown, taker_thrown}) {
     if (thrown && !pieces.failed(thrown)) std::rethrow_exception(thrown);
   }
-  tally = claimed_tally(placed);
+  tally = pieces.merged();
   Summary answer = work.merge(std::move(host_answer), taker_answer);
   answer.times.add("taker joined at", joined_at);
   return answer;
