@@ -129,13 +129,20 @@ struct crew {
   std::vector<std::pair<std::size_t, lane_maker>> later;  // joins once this many blocks were pushed
 };
 
-/// Reads `text` in blocks of block_size through one queue taken by `workers`; the merged tally.
-tally queued_fold(std::string const& text, std::size_t block_size, crew const& workers) {
-  support::temp_input const input(text);
+/// A reader of blocks of block_size (lines of at most 64 bytes carried) that lends `held` blocks at once.
+rowscan::io::reader_options reading_of(std::size_t block_size, std::size_t held) {
   rowscan::io::reader_options reading;
   reading.block_size = block_size;
   reading.max_line = 64;
-  reading.held = static_cast<unsigned>(workers.at_start.size() + workers.later.size() + 1 + 8);
+  reading.held = static_cast<unsigned>(held);
+  return reading;
+}
+
+/// Reads `text` in blocks of block_size through one queue taken by `workers`; the merged tally.
+tally queued_fold(std::string const& text, std::size_t block_size, crew const& workers) {
+  support::temp_input const input(text);
+  rowscan::io::reader_options const reading =
+      reading_of(block_size, workers.at_start.size() + workers.later.size() + 1 + 8);
   tally out;
   {
     rowscan::io::chunked_reader reader(input.fd(), "text", reading);
@@ -241,10 +248,7 @@ tally shared_fold(std::string const& text, std::size_t block_size, std::size_t a
   tally out;
   std::thread driver([&] {
     EXPECT_TRUE(shared.claim_driver());
-    rowscan::io::reader_options reading;
-    reading.block_size = block_size;
-    reading.max_line = 64;
-    reading.held = static_cast<unsigned>(1 + 1 + shared.joiner_blocks());
+    rowscan::io::reader_options reading = reading_of(block_size, 1 + 1 + shared.joiner_blocks());
     reading.memory = shared.ring_memory().memory();
     {
       rowscan::io::chunked_reader reader(input.fd(), "text", reading);
