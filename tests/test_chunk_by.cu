@@ -258,34 +258,8 @@ TEST(LineIntervalPlus, IsAssociative) {
 
 }  // namespace
 
-/// take_lines_in_order (the host workers' line loop, a search for each '\n') finds the lines chunk_by
-/// finds, in input order, and stops exactly at the first line its sink refuses.
-TEST(TakeLinesInOrder, MatchesTheReferenceAndStopsWhereTheSinkRefuses) {
-  std::mt19937 rng(79);
-  for (std::size_t n : {0u, 1u, 2u, 17u, 1000u, 65537u}) {
-    std::string text(n, 'x');
-    for (auto& c : text) c = rng() % 6 == 0 ? '\n' : static_cast<char>('a' + rng() % 26);
-    std::vector<char> const bytes(text.begin(), text.end());
-    auto const expected = reference::chunk_by(bytes, [](char a, char) { return a != '\n'; });
-    for (std::size_t stop : {std::size_t{0}, expected.size() / 2, expected.size()}) {
-      SCOPED_TRACE("n=" + std::to_string(n) + " stop=" + std::to_string(stop) + " seed=79");
-      chunks got;
-      auto const taken = rowscan::take_lines_in_order(text.data(), n, [&](std::uint32_t line, std::uint32_t b, std::uint32_t e) {
-        EXPECT_EQ(line, got.size());
-        if (line == stop) return false;
-        got.push_back({b, e});
-        return true;
-      });
-      chunks const want(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(std::min(stop, expected.size())));
-      EXPECT_EQ(got, want);
-      EXPECT_EQ(taken.lines, want.size());
-      EXPECT_EQ(taken.bytes, stop < expected.size() ? expected[stop].first : n);
-    }
-  }
-}
-
 /// whole_lines_through rounds a position up to the end of the line that holds the byte before it.
-TEST(TakeLinesInOrder, WholeLinesThrough) {
+TEST(WholeLinesThrough, RoundsUpToTheEndOfALine) {
   std::string const text = "ab\ncde\nf";
   EXPECT_EQ(rowscan::whole_lines_through(text.data(), text.size(), 0), 0u);
   EXPECT_EQ(rowscan::whole_lines_through(text.data(), text.size(), 1), 3u);

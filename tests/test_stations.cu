@@ -433,6 +433,27 @@ std::string answer_skipping(std::string const& text, std::size_t chunk_size) {
   return stations_workload::run(text, options).answer;
 }
 
+TEST(StationsSkipInvalid, AHostWorkerHandsOverFromEitherHalfOfABlock) {
+  // A host worker walks a block's two halves at once (fast_reducer::fold_known_lines): a line it does not
+  // know, in the first half or the second, must leave the answer, the skipped lines and the first error
+  // exactly the reference's. Blocks of 8 KiB after a first block that teaches the stations; one line,
+  // new or bad, at a random place in a later block.
+  std::vector<std::string> const odd_lines = {"a new station;1.0", "bad line", "x;1.23", "Hamburg;12.0\r"};
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::string text = random_measurements(seed, 30, light(3000, 1500), 20);
+    std::size_t const at = text.find('\n', 8192 + rng() % (text.size() - 8192)) + 1;
+    text.insert(at, odd_lines[seed % odd_lines.size()] + "\n");
+    if (seed % odd_lines.size() == 0) {
+      EXPECT_EQ(answer(text, 8192), reference::stations_answer(text));
+    } else {
+      expect_reference_error(text, {8192});
+      expect_reference_skipping(text, {8192}, {1});
+    }
+  }
+}
+
 // ---- 64-bit positions -----------------------------------------------------------------------------------
 
 TEST(StationsPositions, LinesAndBytesPastTwoToThe32) {

@@ -210,34 +210,11 @@ void for_each_line(char const* text, std::size_t size, Sink sink, std::uint32_t*
   detail::scan_word_intervals(words, n, emit, ctx);
 }
 
-/// What take_lines_in_order went through: the lines the sink took and the bytes they span.
+/// How far a host worker's walk over a block's lines went (fast_reducer::fold_known_lines).
 struct lines_taken {
   std::size_t lines = 0;
-  std::size_t bytes = 0;  ///< where the first line the sink refused starts; the text's size if it took all
+  std::size_t bytes = 0;  ///< where the first line it refused starts; the text's size if it took all
 };
-
-/// The host systems' line loop: the lines of text[0, size) (host memory) one after another on the
-/// calling thread, each found by the standard library's search for its '\n' (string_view::find, a
-/// memchr), for as long as sink(line, begin, end) returns true. The same lines as for_each_line, in
-/// input order, so a sink may fold each into state only one thread touches and stop at any line: a
-/// worker on one core needs no scan (for_each_line's is one pass more over the text there).
-template <class Sink>
-lines_taken take_lines_in_order(char const* text, std::size_t size, Sink&& sink) {
-  detail::check_text_size(size);
-  std::string_view const all(text, size);
-  lines_taken taken;
-  while (taken.bytes < size) {
-    std::size_t const newline = all.find('\n', taken.bytes);
-    std::size_t const end = newline == std::string_view::npos ? size : newline + 1;
-    if (!sink(static_cast<std::uint32_t>(taken.lines), static_cast<std::uint32_t>(taken.bytes),
-              static_cast<std::uint32_t>(end))) {
-      break;
-    }
-    ++taken.lines;
-    taken.bytes = end;
-  }
-  return taken;
-}
 
 /// Where the first line that ends at or after text[at - 1] ends: `at` rounded up to whole lines (size
 /// if no '\n' follows). Host memory.

@@ -136,8 +136,13 @@ struct dictionary_view {
     name_words const read{name};
     // Names of at most 16 bytes (most of them) take no branch on their size: both first words are
     // read (the second is 0 past the name's end).
-    std::uint64_t const w0 = read(0, size);
-    std::uint64_t const w1 = read.second_word(size);
+    return find_words(name, size, read(0, size), read.second_word(size));
+  }
+
+  /// find, given the name's first two words as name_words reads them (zero above the name's end; w1 is
+  /// 0 for a name of at most 8 bytes): a parse that has loaded them already passes them on.
+  ROWSCAN_HD station_id find_words(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
+    name_words const read{name};
     std::uint64_t const key = lookup_key(w0, w1, read.tail_word(size), size) & key_mask;
     auto const bucket = static_cast<std::uint32_t>(key >> (64 - directory_bits));  // (bits <= 16 < 64)
     dictionary_entry const* e = entries + directory[bucket];

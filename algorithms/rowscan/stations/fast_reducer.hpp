@@ -14,7 +14,9 @@
 //
 // On the host systems a worker is one thread, and it folds a whole block alone (the parallelism is
 // across blocks), so fold_known_lines skips the ids, the sort and the reduction:
-//   take_lines_in_order(merge_into_station_row)  -> one row per station, up to the first unknown line
+//   read_station_line_from_start, line after line  -> one row per station, up to the first unknown line
+//     (each line, read from its start, says where the next starts: no search for '\n'; the block's two
+//      halves are walked at once, the second into rows of its own that count if the first is taken whole)
 //   transform(merge_stats) into the table's stats
 // The ids index the rows directly: the grouping reduce_by_key would compute, with nothing to sort.
 // --explain (an observer) keeps the sorted composition, whose arrays it shows.
@@ -75,6 +77,7 @@ class fast_reducer {
   thrust::device_vector<std::uint32_t> segment_starts_; // CUB's segmented reduction: station i's first row
   thrust::device_vector<station_id> reduced_ids_;       // the portable reduce_by_key: each group's id
   thrust::device_vector<station_stats> reduced_;        // each station's (or group's) summary of the block
+  thrust::device_vector<station_stats> second_rows_;    // the host's fold: the second half-block's summary
   std::size_t groups_ = 0;
 };
 

@@ -4,6 +4,7 @@
 #include "rowscan/stations/fast_reducer.hpp"
 
 #include "rowscan/lines.hpp"
+#include "rowscan/stations/line_from_start.hpp"
 #include "rowscan/raw.hpp"
 #include "rowscan/read_back.hpp"
 #include "rowscan/stage.hpp"
@@ -28,22 +29,37 @@ ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 #if !ROWSCAN_HAS_CUB
-/// take_lines_in_order's sink on a host worker: each line's reading merged straight into its station's
-/// row of the block's summary, up to the first line the dictionary does not know. One thread visits the
-/// lines in order and owns the rows, so grouping needs no sort: the ids index the rows directly (the
-/// grouping reduce_by_key computes, without its keys sorted first).
-struct merge_into_station_row {
+/// A host worker's walk over the lines [at, stop) of a block (stop at a line's start), each line's
+/// reading merged straight into its station's row. One thread owns the rows, so grouping needs no
+/// sort: the ids index the rows directly (the grouping reduce_by_key computes, without its keys
+/// sorted first).
+struct line_walk {
   char const* text;
+  std::uint32_t size;
   dictionary_view dictionary;
   station_stats* rows;
+  std::uint32_t at;
+  std::uint32_t stop;
+  std::size_t lines = 0;
 
-  bool operator()(std::uint32_t /*line*/, std::uint32_t begin, std::uint32_t end) const {
-    station_reading const r = read_station_line(text, begin, end, dictionary);
-    if (r.id == needs_general_path) return false;
-    rows[r.id] = merge_stats{}(rows[r.id], reading_stats{}(r.tenths));
+  bool done() const { return at >= stop; }
+
+  /// Folds the line at `at` and moves past it; false, with nothing changed, if the line is refused.
+  bool step() {
+    station_line const line = read_station_line_from_start(text, at, size, dictionary);
+    if (line.id == needs_general_path) return false;
+    rows[line.id] = merge_stats{}(rows[line.id], reading_stats{}(line.tenths));
+    at = line.next;
+    ++lines;
     return true;
   }
 };
+
+/// When a block is walked as two halves at once: from this size, and while both halves' rows stay small
+/// beside a core's cache (2,048 stations: 96 KiB). Measured on 2 cores, 2e7 rows: two walks fold 413
+/// stations in 0.84 of one walk's time, and 10,000 stations (480 KiB of rows more) in 1.13 of it.
+constexpr std::size_t two_walks_from_bytes = 4096;
+constexpr std::size_t two_walks_up_to_stations = 2048;
 #endif
 
 }  // namespace
@@ -95,12 +111,35 @@ lines_taken fast_reducer::fold_known_lines(char const* text, std::size_t size, d
                                            station_table& table) {
   std::size_t const stations = table.size();
   ctx_.grow(reduced_, stations);
-  station_stats* const rows = raw(reduced_);
   lines_taken taken;
   {
     stage_scope stage(ctx_, "find + parse + fold");
-    thrust::fill_n(thrust::seq, rows, stations, station_stats::identity());
-    taken = take_lines_in_order(text, size, merge_into_station_row{text, dictionary, rows});
+    detail::check_text_size(size);
+    auto const n = static_cast<std::uint32_t>(size);
+    thrust::fill_n(thrust::seq, raw(reduced_), stations, station_stats::identity());
+    // Two walks, over the block's halves, in one loop: each line's start waits for the line before it
+    // (line_from_start.hpp), so a core works on two such chains at once. The second half folds into
+    // rows of its own, which count only if the first half was taken whole.
+    bool const two_walks = size >= two_walks_from_bytes && stations <= two_walks_up_to_stations;
+    auto const middle = static_cast<std::uint32_t>(two_walks ? whole_lines_through(text, size, size / 2) : size);
+    if (middle < n) ctx_.grow(second_rows_, stations);
+    line_walk first{text, n, dictionary, raw(reduced_), 0, middle};
+    line_walk second{text, n, dictionary, raw(second_rows_), middle, n};
+    if (middle < n) {
+      thrust::fill_n(thrust::seq, raw(second_rows_), stations, station_stats::identity());
+      while (!first.done() && !second.done() && (first.step() & second.step())) {
+      }
+    }
+    while (!first.done() && first.step()) {
+    }
+    taken = {first.lines, first.at};
+    if (first.done() && middle < n) {
+      while (!second.done() && second.step()) {
+      }
+      thrust::transform(thrust::seq, raw(reduced_), raw(reduced_) + stations, raw(second_rows_), raw(reduced_),
+                        merge_stats{});
+      taken = {first.lines + second.lines, second.at};
+    }
   }
   reduced_ids_.clear();  // reduced_[i] is station i's
   {

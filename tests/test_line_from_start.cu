@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+// The host engine's parse from a line's start (rowscan/stations/line_from_start.hpp) against the scalar
+// rules: parse_line and a std::map of the known names. Host systems only (the CUDA system's fast path
+// parses on the device, from the line's end).
+#include "rowscan/config.hpp"
+
+#include <gtest/gtest.h>
+
+#if !ROWSCAN_HAS_CUB
+#  include "rowscan/context.hpp"
+#  include "rowscan/stations/dictionary.hpp"
+#  include "rowscan/stations/line_format.hpp"
+#  include "rowscan/stations/line_from_start.hpp"
+#  include "rowscan/stations/table.hpp"
+#  include "rowscan/stations/worker.hpp"
+#  include "rowscan/strings/column.hpp"
+
+#  include <cstdint>
+#  include <cstdlib>
+#  include <map>
+#  include <random>
+#  include <string>
+#  include <vector>
+
+namespace {
+
+using namespace rowscan::stations;
+
+/// A dictionary of `names` (station i is names[i]), as a worker's table would give it.
+struct known_names {
+  rowscan::context ctx;
+  station_table table;
+  station_dictionary dictionary{~std::uint64_t{0}};
+  std::map<std::string, station_id> ids;
+
+  explicit known_names(std::vector<std::string> const& names) {
+    table.names = rowscan::make_strings_column(names);
+    table.keys.resize(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) ids.emplace(names[i], static_cast<station_id>(i));
+  }
+  dictionary_view view() { return dictionary.view(table, ctx); }
+};
+
+/// What the scalar rules say of the line text[begin, ...): the station and tenths if parse_line takes it
+/// and its name is known, else needs_general_path; and where the next line starts.
+station_line expected_line(std::string const& text, std::uint32_t begin, std::map<std::string, station_id> const& ids) {
+  std::size_t const newline = text.find('\n', begin);
+  std::uint32_t const stop = newline == std::string::npos ? static_cast<std::uint32_t>(text.size())
+                                                          : static_cast<std::uint32_t>(newline);
+  std::uint32_t const next = newline == std::string::npos ? stop : stop + 1;
+  parsed_line const p = parse_line(text.data() + begin, stop - begin);
+  if (p.status != line_status::ok) return {needs_general_path, 0, next};
+  auto const known = ids.find(text.substr(begin, p.name_size));
+  if (known == ids.end()) return {needs_general_path, 0, next};
+  return {known->second, p.tenths, next};
+}
+
+/// Names of every length that matters to the word-at-a-time search (1, 7-9, 15-17, 23-25, 100 bytes),
+/// of any byte but ';' and '\n'.
+std::vector<std::string> random_names(std::mt19937& rng, std::size_t count) {
+  std::vector<std::uint32_t> const sizes = {1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 99, 100};
+  std::map<std::string, int> seen;
+  std::vector<std::string> names;
+  while (names.size() < count) {
+    std::uint32_t const size = rng() % 2 ? sizes[rng() % sizes.size()] : 1 + rng() % 30;
+    std::string name;
+    for (std::uint32_t i = 0; i < size; ++i) {
+      char c = static_cast<char>(rng() % 4 == 0 ? rng() % 256 : 'a' + rng() % 26);
+      if (c == ';' || c == '\n') c = 'x';
+      name += c;
+    }
+    if (seen.emplace(name, 0).second) names.push_back(name);
+  }
+  return names;
+}
+
+std::string random_temperature(std::mt19937& rng) {
+  int const tenths = static_cast<int>(rng() % 1999) - 999;
+  std::string t = tenths < 0 ? "-" : "";
+  t += std::to_string(std::abs(tenths) / 10) + "." + std::to_string(std::abs(tenths) % 10);
+  return t;
+}
+
+/// One line: mostly a known station's valid line, else one that breaks a rule near where the parse looks.
+std::string random_line(std::mt19937& rng, std::vector<std::string> const& names) {
+  std::string const name = names[rng() % names.size()];
+  std::string const temperature = random_temperature(rng);
+  switch (rng() % 24) {
+    case 0: return "unknown station;" + temperature;
+    case 1: return ";" + temperature;
+    case 2: return name + temperature;  // no ';'
+    case 3: return name + ";" + temperature + "\r";
+    case 4: return name + ";" + temperature + "0";
+    case 5: return name + ";+" + temperature;
+    case 6: return name + ";--1.0";
+    case 7: return name + ";1.";
+    case 8: return name + ";.5";
+    case 9: return name + ";123.4";
+    case 10: return name + ";1,5";
+    case 11: return name + ";" + temperature + ";" + temperature;
+    case 12: return name + "x;" + temperature;
+    case 13: return name.substr(0, name.size() / 2) + ";" + temperature;
+    case 14: return std::string(101 + rng() % 20, 'n') + ";1.0";
+    case 15: return name + ";-" + std::string(1, static_cast<char>(rng() % 256)) + ".0";
+    case 16: return name + ";" + std::string(1, static_cast<char>('0' + rng() % 10)) +
+                    std::string(1, static_cast<char>(rng() % 256)) + "5";
+    case 17: return "";
+    case 18:
+    case 19: {  // one byte of a valid temperature replaced: by its neighbours in ASCII, or any byte
+      std::string t = temperature;
+      std::string const near = "/:;<=>?-.\r\n\x00\xb0";
+      t[rng() % t.size()] = rng() % 2 ? near[rng() % near.size()] : static_cast<char>(rng() % 256);
+      return name + ";" + t;
+    }
+    default: return name + ";" + temperature;
+  }
+}
+
+TEST(LineFromStart, TakesExactlyTheValidLinesOfKnownStationsAndSaysWhereTheNextStarts) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::vector<std::string> const names = random_names(rng, 5 + rng() % 60);
+    known_names known(names);
+    std::string text;
+    std::size_t const lines = 200 + rng() % 400;
+    for (std::size_t i = 0; i < lines; ++i) text += random_line(rng, names) + (i + 1 < lines || rng() % 2 ? "\n" : "");
+    auto const size = static_cast<std::uint32_t>(text.size());
+    // The padding the reader leaves after a block, filled with bytes a careless parse would take for
+    // the line's end: digits, '.', ';' and '\n'.
+    std::string padded = text;
+    for (std::size_t i = 0; i < text_padding_bytes; ++i) padded += ".;\n0123456789"[rng() % 14];
+    dictionary_view const view = known.view();
+    for (std::uint32_t at = 0; at < size;) {
+      station_line const expected = expected_line(text, at, known.ids);
+      station_line const got = read_station_line_from_start(padded.data(), at, size, view);
+      std::string const line = text.substr(at, expected.next - at);
+      ASSERT_EQ(got.id, expected.id) << "line at byte " << at << ": '" << line << "'";
+      if (expected.id != needs_general_path) {
+        ASSERT_EQ(got.tenths, expected.tenths) << "line at byte " << at << ": '" << line << "'";
+        ASSERT_EQ(got.next, expected.next) << "line at byte " << at << ": '" << line << "'";
+      }
+      at = expected.next;
+    }
+  }
+}
+
+TEST(LineFromStart, EveryTemperatureShapeAndTheTextsLastLine) {
+  known_names known({"a", "Abéché", "Petropavlovsk-Kamchatsky", std::string(100, 'n')});
+  dictionary_view const view = known.view();
+  for (std::string const& name : {std::string("a"), std::string("Abéché"), std::string("Petropavlovsk-Kamchatsky"),
+                                  std::string(100, 'n')}) {
+    for (int tenths = -999; tenths <= 999; ++tenths) {
+      std::string const t = (tenths < 0 ? "-" : "") + std::to_string(std::abs(tenths) / 10) + "." +
+                            std::to_string(std::abs(tenths) % 10);
+      for (bool last : {false, true}) {
+        std::string const line = name + ";" + t + (last ? "" : "\n");
+        std::string const padded = line + std::string(text_padding_bytes, '\n');
+        station_line const got =
+            read_station_line_from_start(padded.data(), 0, static_cast<std::uint32_t>(line.size()), view);
+        ASSERT_EQ(got.id, known.ids.at(name)) << line;
+        ASSERT_EQ(got.tenths, tenths) << line;
+        ASSERT_EQ(got.next, line.size()) << line;
+      }
+    }
+  }
+  // A temperature cut short by the text's end is refused whatever the padding holds.
+  for (std::string const cut : {"a;1", "a;1.", "a;-", "a;12", "a;-1."}) {
+    std::string const padded = std::string(cut) + "5\n" + std::string(text_padding_bytes, '0');
+    EXPECT_EQ(read_station_line_from_start(padded.data(), 0, static_cast<std::uint32_t>(std::string(cut).size()), view).id,
+              needs_general_path)
+        << cut;
+  }
+}
+
+}  // namespace
+#endif
