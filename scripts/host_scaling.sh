@@ -12,7 +12,8 @@
 #   austindonisan='peers/1brc {file} {threads}'
 # For every file and core count it runs each program RUNS times in turn (program by program within a
 # round, so that a drift of the machine touches all alike), checks that every program printed the first
-# one's answer (a mean printed as -0.0 counts as 0.0), and appends one CSV row per program:
+# one's answer (a mean printed as -0.0 counts as 0.0), and appends one CSV row per program (answer is
+# same, differs, or failed where a run exited non-zero):
 #   program,cores,file,bytes,median_s,min_s,max_s,gb_per_s,per_core_gb_per_s,answer,commit,date,device
 # The device is $DEVICE, or the CPU's model name; the commit is $COMMIT, or this checkout's.
 set -uo pipefail
@@ -40,7 +41,10 @@ trap 'rm -rf "$scratch"' EXIT
 seconds() {
   local start end
   start=$(date +%s.%N)
-  "$@" > "$scratch/answer" 2> "$scratch/stderr" || echo "host_scaling: failed: $* ($(head -c 200 "$scratch/stderr"))" >&2
+  if ! "$@" > "$scratch/answer" 2> "$scratch/stderr"; then
+    echo "host_scaling: failed: $* ($(head -c 200 "$scratch/stderr"))" >&2
+    : > "$scratch/failed"
+  fi
   end=$(date +%s.%N)
   awk -v s="$start" -v e="$end" 'BEGIN {printf "%.4f\n", e - s}'
 }
@@ -50,18 +54,21 @@ for file in "${files[@]}"; do
   cat "$file" > /dev/null   # a hot page cache
   for cores in $cores_list; do
     cpus="0-$((cores - 1))"
-    for i in "${!names[@]}"; do : > "$scratch/times-$i"; done
+    for i in "${!names[@]}"; do : > "$scratch/times-$i"; rm -f "$scratch/failed-$i"; done
     for ((run = 0; run < runs; run++)); do
       for i in "${!names[@]}"; do
         command=${commands[$i]//\{file\}/$file}
         command=${command//\{threads\}/$cores}
+        rm -f "$scratch/failed"
         seconds env OMP_NUM_THREADS="$cores" taskset -c "$cpus" bash -c "$command" >> "$scratch/times-$i"
+        [ -e "$scratch/failed" ] && : > "$scratch/failed-$i"
         sed 's/\/-0\.0\//\/0.0\//g' "$scratch/answer" > "$scratch/answer-$i"
       done
     done
     for i in "${!names[@]}"; do
       answer=same
       cmp -s "$scratch/answer-$i" "$scratch/answer-0" || answer=differs
+      [ -e "$scratch/failed-$i" ] && answer=failed   # its times are not a program's: never a result
       sort -n "$scratch/times-$i" | awk -v p="${names[$i]}" -v c="$cores" -v f="$(basename "$file")" -v b="$bytes" \
           -v a="$answer" -v commit="$commit" -v date="$date" -v device="$device" '
         { t[NR] = $1 }
