@@ -189,8 +189,9 @@ inline void add_job_options(cxxopts::Options& options, std::size_t min_chunk) {
                      format_size(job::max_chunk_size) + ", with K, M or G for KiB, MiB or GiB (default, or 0: " +
                      "chosen for the system: from free device memory on a GPU, a few MiB per worker on the CPU build)", cxxopts::value<std::string>(),
        "BYTES")
-      ("threads", "N threads read a regular file and N compute (host workers, OpenMP), 1 to 64 (default: "
-                  "ROWSCAN_THREADS, else OMP_NUM_THREADS compute and one reader per core up to 16, else one per core)",
+      ("threads", "N threads compute (host workers, OpenMP) and N read a regular file (host workers alone: one "
+                  "reader per four), 1 to 64 (default: ROWSCAN_THREADS, else OMP_NUM_THREADS compute and one reader "
+                  "per core up to 16, else one per core)",
        cxxopts::value<std::string>(), "N")
       ("stats", "print to stderr where the job ran, the time of each stage, and each worker's share")
       ("skip-invalid", "skip bad lines instead of stopping at the first; the answer covers the valid lines, and "

@@ -23,7 +23,9 @@ constexpr std::size_t max_chunk_size = std::size_t{1} << 31;
 /// How a run is carried out, whatever its workload.
 struct job_options {
   std::size_t chunk_size = 0;   ///< bytes of text held on the device at once; 0: the workload's default
-  unsigned reader_threads = 0;  ///< threads reading a regular file; 0: one per core, up to 16
+  /// Threads reading a regular file; 0: one per core, up to 16. A run of host workers alone reads with
+  /// at most one per four of them (driver.cu, reader_threads_for).
+  unsigned reader_threads = 0;
   /// Leave bad lines out of the answer and record them in run_report::skipped, instead of stopping at
   /// the first. A line longer than the workload's carried line still stops the run.
   bool skip_invalid = false;
