@@ -44,6 +44,11 @@ constexpr std::size_t min_line_bytes = 6;
 constexpr std::uint32_t min_directory_bits = 8;
 constexpr std::uint32_t max_directory_bits = 16;
 
+/// A directory entry: the first entry of a bucket (dictionaries hold at most max_dictionary_size, so 16
+/// bits hold every position up to the end), half the bytes of a 32-bit index to keep in a core's cache.
+using directory_index = std::uint16_t;
+static_assert(max_dictionary_size <= 0xFFFF, "directory_index must hold every position");
+
 /// The directory's bits for a dictionary of `stations` names.
 ROWSCAN_HD inline std::uint32_t directory_bits_for(std::size_t stations) {
   std::uint32_t bits = min_directory_bits;
@@ -125,7 +130,7 @@ struct entry_key_below {
 /// loads.
 struct dictionary_view {
   dictionary_entry const* entries;
-  std::uint32_t const* directory;
+  directory_index const* directory;
   std::uint64_t const* words;         ///< every name's padded words, back to back
   std::uint64_t key_mask;
   std::uint32_t directory_bits;       ///< a key's bucket is its top directory_bits bits

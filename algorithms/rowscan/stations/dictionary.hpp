@@ -45,7 +45,7 @@ class station_dictionary {
   std::uint64_t key_mask_;
   bool stale_ = true;
   std::uint32_t directory_bits_ = max_directory_bits;
-  thrust::device_vector<std::uint32_t> directory_;
+  thrust::device_vector<directory_index> directory_;
   thrust::device_vector<dictionary_entry> entries_;
   thrust::device_vector<std::uint64_t> name_words_;
 };

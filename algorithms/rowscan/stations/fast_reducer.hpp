@@ -34,12 +34,27 @@
 #include <thrust/device_vector.h>
 
 #include <cstddef>
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <utility>
 
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
+
+#if !ROWSCAN_HAS_CUB
+/// A station's row of one block on a host worker: 16 bytes where station_stats takes 24, so that 10,000
+/// stations' rows stay in a core's L2 cache beside the dictionary. A block is under 2^31 bytes, so its
+/// count fits 32 bits; a reading is within +-999 tenths.
+struct block_row {
+  std::int64_t sum;
+  std::uint32_t count;
+  std::int16_t min;
+  std::int16_t max;
+
+  static block_row identity() { return {0, 0, INT16_MAX, INT16_MIN}; }
+};
+#endif
 
 class fast_reducer {
  public:
@@ -77,7 +92,10 @@ class fast_reducer {
   thrust::device_vector<std::uint32_t> segment_starts_; // CUB's segmented reduction: station i's first row
   thrust::device_vector<station_id> reduced_ids_;       // the portable reduce_by_key: each group's id
   thrust::device_vector<station_stats> reduced_;        // each station's (or group's) summary of the block
-  thrust::device_vector<station_stats> second_rows_;    // the host's fold: the second half-block's summary
+#if !ROWSCAN_HAS_CUB
+  thrust::device_vector<block_row> block_rows_;         // the host's fold: the block's rows (16 bytes each)
+  thrust::device_vector<block_row> second_block_rows_;  // and those of its second half's walk
+#endif
   std::size_t groups_ = 0;
 };
 

@@ -65,13 +65,13 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
   // The directory: a vectorized lower_bound of every bucket's smallest key; the last entry ends the last bucket.
   directory_bits_ = directory_bits_for(table.size());
   std::size_t const buckets = std::size_t{1} << directory_bits_;
-  thrust::host_vector<std::uint32_t> directory(buckets + 1);
+  thrust::host_vector<directory_index> directory(buckets + 1);
   auto const keys = thrust::make_transform_iterator(entries.begin(), entry_key{});
   auto const bucket_keys =
       thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), bucket_first_key{directory_bits_});
   thrust::lower_bound(thrust::host, keys, keys + static_cast<std::ptrdiff_t>(entries.size()), bucket_keys,
                       bucket_keys + static_cast<std::ptrdiff_t>(buckets), directory.begin());
-  directory[buckets] = static_cast<std::uint32_t>(entries.size());
+  directory[buckets] = static_cast<directory_index>(entries.size());
 
   entries_ = entries;
   directory_ = directory;

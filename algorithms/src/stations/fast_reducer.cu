@@ -29,6 +29,20 @@ ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 #if !ROWSCAN_HAS_CUB
+/// A block's row as the table's stats (an empty row as merge_stats' identity).
+struct as_station_stats {
+  station_stats operator()(block_row const& r) const {
+    return r.count == 0 ? station_stats::identity() : station_stats{r.min, r.max, r.sum, r.count};
+  }
+};
+
+/// Two rows of the same station merged: the block's two walks.
+struct merge_block_rows {
+  block_row operator()(block_row const& a, block_row const& b) const {
+    return {a.sum + b.sum, a.count + b.count, a.min < b.min ? a.min : b.min, a.max > b.max ? a.max : b.max};
+  }
+};
+
 /// A host worker's walk over the lines [at, stop) of a block (stop at a line's start), each line's
 /// reading merged straight into its station's row. One thread owns the rows, so grouping needs no
 /// sort: the ids index the rows directly (the grouping reduce_by_key computes, without its keys
@@ -37,7 +51,7 @@ struct line_walk {
   char const* text;
   std::uint32_t size;
   dictionary_view dictionary;
-  station_stats* rows;
+  block_row* rows;
   std::uint32_t at;
   std::uint32_t stop;
   std::size_t lines = 0;
@@ -48,7 +62,11 @@ struct line_walk {
   bool step() {
     station_line const line = read_station_line_from_start(text, at, size, dictionary);
     if (line.id == needs_general_path) return false;
-    rows[line.id] = merge_stats{}(rows[line.id], reading_stats{}(line.tenths));
+    block_row& row = rows[line.id];
+    row.sum += line.tenths;
+    row.count += 1;
+    row.min = line.tenths < row.min ? line.tenths : row.min;
+    row.max = line.tenths > row.max ? line.tenths : row.max;
     at = line.next;
     ++lines;
     return true;
@@ -110,23 +128,23 @@ std::optional<std::size_t> fast_reducer::fold(char const* text, std::size_t size
 lines_taken fast_reducer::fold_known_lines(char const* text, std::size_t size, dictionary_view dictionary,
                                            station_table& table) {
   std::size_t const stations = table.size();
-  ctx_.grow(reduced_, stations);
+  ctx_.grow(block_rows_, stations);
   lines_taken taken;
   {
     stage_scope stage(ctx_, "find + parse + fold");
     detail::check_text_size(size);
     auto const n = static_cast<std::uint32_t>(size);
-    thrust::fill_n(thrust::seq, raw(reduced_), stations, station_stats::identity());
+    thrust::fill_n(thrust::seq, raw(block_rows_), stations, block_row::identity());
     // Two walks, over the block's halves, in one loop: each line's start waits for the line before it
     // (line_from_start.hpp), so a core works on two such chains at once. The second half folds into
     // rows of its own, which count only if the first half was taken whole.
     bool const two_walks = size >= two_walks_from_bytes && stations <= two_walks_up_to_stations;
     auto const middle = static_cast<std::uint32_t>(two_walks ? whole_lines_through(text, size, size / 2) : size);
-    if (middle < n) ctx_.grow(second_rows_, stations);
-    line_walk first{text, n, dictionary, raw(reduced_), 0, middle};
-    line_walk second{text, n, dictionary, raw(second_rows_), middle, n};
+    if (middle < n) ctx_.grow(second_block_rows_, stations);
+    line_walk first{text, n, dictionary, raw(block_rows_), 0, middle};
+    line_walk second{text, n, dictionary, raw(second_block_rows_), middle, n};
     if (middle < n) {
-      thrust::fill_n(thrust::seq, raw(second_rows_), stations, station_stats::identity());
+      thrust::fill_n(thrust::seq, raw(second_block_rows_), stations, block_row::identity());
       while (!first.done() && !second.done() && (first.step() & second.step())) {
       }
     }
@@ -136,14 +154,16 @@ lines_taken fast_reducer::fold_known_lines(char const* text, std::size_t size, d
     if (first.done() && middle < n) {
       while (!second.done() && second.step()) {
       }
-      thrust::transform(thrust::seq, raw(reduced_), raw(reduced_) + stations, raw(second_rows_), raw(reduced_),
-                        merge_stats{});
+      thrust::transform(thrust::seq, raw(block_rows_), raw(block_rows_) + stations, raw(second_block_rows_),
+                        raw(block_rows_), merge_block_rows{});
       taken = {first.lines + second.lines, second.at};
     }
   }
-  reduced_ids_.clear();  // reduced_[i] is station i's
   {
     stage_scope stage(ctx_, "merge");
+    ctx_.grow(reduced_, stations);
+    thrust::transform(thrust::seq, raw(block_rows_), raw(block_rows_) + stations, raw(reduced_), as_station_stats{});
+    reduced_ids_.clear();  // reduced_[i] is station i's
     merge_reduced(table);
   }
   return taken;
