@@ -74,8 +74,8 @@ struct line_walk {
 };
 
 /// When a block is walked as two halves at once: from this size, and while both halves' rows stay small
-/// beside a core's cache (2,048 stations: 96 KiB). Measured on 2 cores, 2e7 rows: two walks fold 413
-/// stations in 0.84 of one walk's time, and 10,000 stations (480 KiB of rows more) in 1.13 of it.
+/// beside a core's cache (2,048 stations: 64 KiB). Measured with one worker on the 2-core machine, 2e7
+/// rows: two walks fold 413 stations in 0.84 of one walk's time, and 10,000 stations in 1.07 of it.
 constexpr std::size_t two_walks_from_bytes = 4096;
 constexpr std::size_t two_walks_up_to_stations = 2048;
 #endif
