@@ -11,9 +11,9 @@
 //           ^ the temperature -?d?d.d: its '.' is the 2nd or 3rd byte after the sign, so it is 3 to 5
 //             bytes long, and '\n' (or the text's end) must follow it
 //
-// The next line's start then waits only for two loads and their masks. The name's lookup (the same
-// dictionary_view::find the GPU's fast path calls) and the fold into its row hang off that chain, so a
-// core overlaps them with the lines after.
+// The next line's start then waits only for two loads and their masks. The name's lookup (the one
+// the GPU's fast path calls, given the words already loaded: dictionary_view::find_words) and the fold
+// into its row hang off that chain, so a core overlaps them with the lines after.
 //
 // Exactly the lines parse_line accepts with a name the dictionary knows are taken: a name of 1 to 100
 // bytes before the first ';', a temperature -?[0-9]{1,2}\.[0-9], then '\n' or the end of the text. Any
