@@ -62,7 +62,7 @@ struct line_walk {
   bool step() {
     station_line const line = read_station_line_from_start(text, at, size, dictionary);
     if (line.id == needs_general_path) return false;
-    block_row& row = rows[line.id];
+    block_row& row = rows[line.id];  // merge_block_rows with a row of one reading, spelled out
     row.sum += line.tenths;
     row.count += 1;
     row.min = line.tenths < row.min ? line.tenths : row.min;
