@@ -26,7 +26,6 @@
 #include "rowscan/stations/line_format.hpp"
 
 #include <cstdint>
-#include <cstring>
 
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
@@ -35,13 +34,6 @@ namespace from_start {
 
 constexpr std::uint64_t every_byte = 0x0101010101010101ull;
 constexpr std::uint64_t high_bits = 0x8080808080808080ull;
-
-/// The 8 bytes at p, little-endian (one unaligned load: the text's padding keeps it in the allocation).
-inline std::uint64_t word_at(char const* p) {
-  std::uint64_t w = 0;
-  std::memcpy(&w, p, sizeof w);
-  return w;
-}
 
 /// The high bit of every byte of w equal to c. Exact up to the first such byte (a borrow may flag a
 /// byte above it), which is the only one read.
@@ -73,11 +65,12 @@ inline station_line read_station_line_from_start(char const* text, std::uint32_t
   station_line const refused{needs_general_path, 0, begin};
   char const* const line = text + begin;
   std::uint32_t const left = size - begin;
+  name_words const words{line};  // 8-byte loads from the line's start (the text's padding keeps them inside)
 
   // The first ';'. Most names are shorter than 16 bytes, about half of them shorter than 8: both first
   // words are searched at once, and a select, not a branch, picks the word the ';' is in.
-  std::uint64_t const w0 = word_at(line);
-  std::uint64_t const w1 = word_at(line + 8);
+  std::uint64_t const w0 = words.word_at(0);
+  std::uint64_t const w1 = words.word_at(8);
   std::uint64_t const in0 = bytes_equal(w0, ';');
   std::uint64_t const in1 = bytes_equal(w1, ';');
   std::uint32_t separator = 0;
@@ -95,7 +88,7 @@ inline station_line read_station_line_from_start(char const* text, std::uint32_t
   } else {  // a name of 16 bytes or more: a word at a time, up to max_name_bytes + 1 bytes
     std::uint64_t flags = 0;
     for (separator = 16; separator <= max_name_bytes && separator < left; separator += 8) {
-      flags = bytes_equal(word_at(line + separator), ';');
+      flags = bytes_equal(words.word_at(separator), ';');
       if (flags != 0) break;
     }
     if (flags == 0) return refused;
@@ -108,7 +101,7 @@ inline station_line read_station_line_from_start(char const* text, std::uint32_t
   // The temperature, -?d?d.d: after its sign, its '.' is the 2nd or 3rd byte. One digit or two comes at
   // random, line after line, so shifts and masks, not branches, line both shapes up as "Dd.d\n" (D is
   // '0' for a one-digit temperature), and one test of the word checks every byte of it.
-  std::uint64_t t = word_at(line + separator + 1);
+  std::uint64_t t = words.word_at(separator + 1);
   std::uint32_t const negative = byte_of(t, 0) == '-';
   t >>= 8 * negative;
   std::uint32_t const two_digits = byte_of(t, 1) != '.';
