@@ -10,6 +10,10 @@
 //
 //   peak <= 2 C + W (12 C + 448 S + 8 N) + 32 MiB
 //
+// Host workers alone fold the ring's blocks in place, so the two device slots of each worker's 12 C are
+// the ring's instead: it holds two blocks (C) per worker and three more (1.5 C) for the driver and the
+// reader (job/driver.cu).
+//
 // - 14 C, the block's arrays: the reader's ring of four half-chunk blocks (2 C), the two device slots
 //   (C), and the per-line arrays of a block of the shortest lines ("a;0.0\n", 6 bytes: C/12 lines a
 //   slot): the general path's records, keys, tenths, sizes and statuses (20 bytes a line), its sort and
