@@ -368,7 +368,8 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   // to spare the reader waited for the oldest block in flight, then the workers all waited for the
   // reader; a second round of blocks lets it read the next round while they fold this one (16 workers
   // on the H100 machine, 1e9 rows: the driver waited 0.96 s for the reader, now 0.03 s; 2.80 s became
-  // 2.61 s). The round fits memory_bound.hpp's per-worker term: a worker folding in place has no slots.
+  // 2.61 s; on 32 cores 1.59 s either way, each fold slower while more readers copy). The round fits
+  // memory_bound.hpp's per-worker term: a worker folding in place has no slots.
   if (!ROWSCAN_HAS_CUB && shared == nullptr) reading.buffers = reading.held + 2 + static_cast<unsigned>(workers.size());
   reading.padding = ROWSCAN_HAS_CUB && shared == nullptr ? 0 : layout.text_padding;
   io::chunked_reader reader(fd, label, reading);
