@@ -357,20 +357,21 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   // The reader lends every worker a block (a GPU gives each back as soon as its copy has landed), and
   // the driver one more; a host worker reads the reader's block in place, after its text the padding
   // the workload asks for.
-  // A shared run lends more, to the workers that join (a GPU takes the ready blocks that fill its slot),
-  // and reads as far ahead again: the ring is reused in block order and a GPU holds a slot's worth of
-  // blocks until its copy lands, so with less the reader waits for the GPU and the GPU for the reader.
+  // A shared run lends more, to the workers that join (a GPU takes the ready blocks that fill its slot).
   unsigned const for_joiners = shared != nullptr ? static_cast<unsigned>(shared->joiner_blocks()) : 0;
   reading.held = static_cast<unsigned>(workers.size() + 1 + for_joiners);
-  if (for_joiners != 0) reading.buffers = reading.held + 2 + for_joiners;
-  // Host workers alone: each holds its block for a whole fold and they finish theirs at about the same
-  // time, but a ring slot is read into again only once every block before it is back. With two blocks
-  // to spare the reader waited for the oldest block in flight, then the workers all waited for the
-  // reader; a second round of blocks lets it read the next round while they fold this one (16 workers
-  // on the H100 machine, 1e9 rows: the driver waited 0.96 s for the reader, now 0.03 s; 2.80 s became
-  // 2.61 s; on 32 cores 1.59 s either way, each fold slower while more readers copy). The round fits
-  // memory_bound.hpp's per-worker term: a worker folding in place has no slots.
-  if (!ROWSCAN_HAS_CUB && shared == nullptr) reading.buffers = reading.held + 2 + static_cast<unsigned>(workers.size());
+  // Blocks held for a long time make the reader read as far ahead again: a ring slot is read into again
+  // only once every block before it is back. A GPU of a shared run holds a slot's worth of blocks until
+  // its copy lands, so with less the reader waits for the GPU and the GPU for the reader. Host workers
+  // alone hold theirs for a whole fold and finish them at about the same time: with two blocks to spare
+  // the reader waited for the oldest block in flight, then every worker waited for the reader (16
+  // workers on the H100 machine, 1e9 rows: the driver waited 0.96 s for the reader, with a second round
+  // 0.03 s, and 2.80 s became 2.61 s; on 32 cores 1.59 s either way, each fold slower while more
+  // readers copy). That round fits memory_bound.hpp's per-worker term: a worker folding in place has no
+  // device slots.
+  unsigned const read_ahead =
+      shared != nullptr ? for_joiners : ROWSCAN_HAS_CUB ? 0 : static_cast<unsigned>(workers.size());
+  if (read_ahead != 0) reading.buffers = reading.held + 2 + read_ahead;
   reading.padding = ROWSCAN_HAS_CUB && shared == nullptr ? 0 : layout.text_padding;
   io::chunked_reader reader(fd, label, reading);
   timeline_mark("reader ready");
