@@ -59,7 +59,8 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
     entries.push_back({lookup_key(words[first], w1, tail, n) & key_mask_, first, static_cast<std::uint16_t>(n),
                        static_cast<station_id>(s)});
   }
-  words.push_back(0);  // never empty, and a name's second word is always readable
+  words.push_back(0);  // a name's second word is always readable, the last entry's below too
+  words.push_back(0);
   thrust::sort(thrust::host, entries.begin(), entries.end(), entry_key_less{});
 
   // The directory: a vectorized lower_bound of every bucket's smallest key; the last entry ends the last bucket.
@@ -73,6 +74,9 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
                       bucket_keys + static_cast<std::ptrdiff_t>(buckets), directory.begin());
   directory[buckets] = static_cast<directory_index>(entries.size());
 
+  // After the last entry, one that no name matches (size 0): a lookup may read the first entry of an
+  // empty last bucket (dictionary_view::find_words). Its words are the two zeros at the end.
+  entries.push_back({0, static_cast<std::uint32_t>(words.size() - 2), 0, needs_general_path});
   entries_ = entries;
   directory_ = directory;
   name_words_ = words;
