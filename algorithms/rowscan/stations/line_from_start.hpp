@@ -118,13 +118,15 @@ inline station_line read_station_line_from_start(char const* text, std::uint32_t
   if (separator == 0 || separator >= left) return refused;  // an empty name, or a ';' in the padding
 
   // The temperature, -?d?d.d: after its sign, its '.' is the 2nd or 3rd byte. One digit or two comes at
-  // random, line after line, so shifts and masks, not branches, line both shapes up as "Dd.d\n" (D is
-  // '0' for a one-digit temperature), and one test of the word checks every byte of it.
-  std::uint64_t t = words.word_at(separator + 1);
-  std::uint32_t const negative = byte_of(t, 0) == '-';
-  t >>= 8 * negative;
+  // random, line after line, so selects (conditional moves, not branches) line both shapes up as
+  // "Dd.d\n" (D is '0' for a one-digit temperature), and one test of the word checks every byte of it.
+  // Selects between two fixed shifts ran 0.985 of the instructions of shifts by a computed count, in
+  // 0.96 of the time (one worker, the 2-core machine).
+  std::uint64_t const signed_t = words.word_at(separator + 1);
+  std::uint32_t const negative = byte_of(signed_t, 0) == '-';
+  std::uint64_t const t = negative ? signed_t >> 8 : signed_t;
   std::uint32_t const two_digits = byte_of(t, 1) != '.';
-  std::uint64_t const shape = (t << (8 * (1 - two_digits))) | (two_digits ? 0 : std::uint64_t{'0'});
+  std::uint64_t const shape = two_digits ? t : (t << 8) | std::uint64_t{'0'};
   std::uint64_t const x = shape ^ 0x0a302e3030ull;  // "00.0\n": digits become 0..9, '.' and '\n' zero
   std::uint32_t const end = separator + 1 + negative + 3 + two_digits;  // the line's bytes before its '\n'
   // Bits that must be zero: a digit's high nibble, all of the '.' and of the '\n'. Only a line the '\n'
