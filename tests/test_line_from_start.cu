@@ -15,6 +15,7 @@
 #  include "rowscan/stations/worker.hpp"
 #  include "rowscan/strings/column.hpp"
 
+#  include <algorithm>
 #  include <cstdint>
 #  include <cstdlib>
 #  include <cstring>
@@ -61,7 +62,8 @@ station_line expected_line(std::string const& text, std::uint32_t begin, std::ma
 
 /// Names of every length that matters to the word-at-a-time search (1, 7-9, 15-17, 23-25, 100 bytes),
 /// of any byte but ';' and '\n'. A quarter are an earlier name with one byte changed, cut or added, so
-/// that names share their first words and differ only in a later one.
+/// that names share their first words and differ only in a later one, or only in their size (a 0 byte
+/// added: zero-padded words cannot tell them apart).
 std::vector<std::string> random_names(std::mt19937& rng, std::size_t count) {
   std::vector<std::uint32_t> const sizes = {1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 99, 100};
   auto random_byte = [&rng] {
@@ -77,7 +79,7 @@ std::vector<std::string> random_names(std::mt19937& rng, std::size_t count) {
       switch (rng() % 3) {
         case 0: name[rng() % name.size()] = random_byte(); break;
         case 1: if (name.size() > 1) name.pop_back(); break;
-        default: if (name.size() < max_name_bytes) name += random_byte();
+        default: if (name.size() < max_name_bytes) name += rng() % 4 ? random_byte() : '\0';  // the same words
       }
     } else {
       std::uint32_t const size = rng() % 2 ? sizes[rng() % sizes.size()] : 1 + rng() % 30;
@@ -191,6 +193,36 @@ TEST(LineFromStart, EveryTemperatureShapeAndTheTextsLastLine) {
     EXPECT_EQ(read_station_line_from_start(padded.data(), 0, static_cast<std::uint32_t>(std::string(cut).size()), view).id,
               needs_general_path)
         << cut;
+  }
+}
+
+// Names that a lookup must tell apart by one word or by the size alone, each known set in random order
+// and with keys of 0 bits (every name in one bucket under one key: the bucket's first station is
+// compared first, and is each name's twin about as often as not) as well as whole keys.
+TEST(LineFromStart, NamesThatShareTheirFirstWordsOrDifferOnlyInSizeAreToldApart) {
+  using namespace std::string_literals;
+  std::vector<std::string> const twins = {"abcdefgh12345678", "abcdefgh12345679", "abcdefgh1234567", "abcdefgh1234567\0"s,
+                                          "abcdefgh", "abcdefgh\0"s, "abcdefgx", "a", "a\0"s, "b"};
+  std::vector<std::string> const unknown = {"abcdefgh12345670", "abcdefgh1234566", "abcdefgh\0\0"s, "a\0\0"s, "c"};
+  for (unsigned seed = 1; seed <= 24; ++seed) {
+    std::uint64_t const key_mask = seed % 3 == 0 ? ~std::uint64_t{0} : 0;
+    SCOPED_TRACE("seed=" + std::to_string(seed) + " key_mask=" + std::to_string(key_mask));
+    std::mt19937 rng(seed);
+    std::vector<std::string> names = twins;
+    std::shuffle(names.begin(), names.end(), rng);
+    names.resize(3 + rng() % (names.size() - 2));  // some twins known, their other halves not
+    known_names known(names, key_mask);
+    dictionary_view const view = known.view();
+    std::vector<std::string> lookups = twins;
+    lookups.insert(lookups.end(), unknown.begin(), unknown.end());
+    for (std::string const& name : lookups) {
+      std::string const line = name + ";-1.5\n";
+      std::string const padded = line + std::string(text_padding_bytes, '\0');
+      auto const known_id = known.ids.find(name);
+      station_id const expected = known_id == known.ids.end() ? needs_general_path : known_id->second;
+      EXPECT_EQ(read_station_line_from_start(padded.data(), 0, static_cast<std::uint32_t>(line.size()), view).id, expected)
+          << "name of " << name.size() << " bytes: '" << name.c_str() << "'";
+    }
   }
 }
 

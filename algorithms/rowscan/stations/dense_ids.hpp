@@ -124,6 +124,14 @@ struct dictionary_entry {
   station_id id;
 };
 
+/// A station's name as the host's lookup compares it first: its first two words (zero above its end)
+/// and its size. Indexed by station id; one more, of size 0, that no name matches.
+struct short_name_record {
+  std::uint64_t w0;
+  std::uint64_t w1;
+  std::uint32_t size;
+};
+
 /// Orders entries by key, for lower_bound.
 struct entry_key_below {
   ROWSCAN_HD bool operator()(dictionary_entry const& e, std::uint64_t key) const { return e.key < key; }
@@ -146,6 +154,8 @@ struct dictionary_view {
   dictionary_entry const* entries;
   directory_index const* directory;
   std::uint64_t const* words;         ///< every name's padded words, back to back
+  station_id const* first_ids;        ///< per bucket, the id of its first entry (for an empty one, of the next)
+  short_name_record const* short_names;  ///< per station id, and one of size 0 for the id after the last
   std::uint64_t key_mask;
   std::uint32_t directory_bits;       ///< a key's bucket is its top directory_bits bits
 
@@ -167,15 +177,15 @@ struct dictionary_view {
     // The host fold then ran 0.90 of the instructions a line it ran before (callgrind) in 0.91 of the
     // time (one core of the H100 machine; 413 stations, where 6% of the lines have a long name).
     if (size > 16) return find_long_name(name, size, w0, w1);
-    // A shorter name is most often its bucket's first entry: that one is compared whole, its key left
-    // out (the same name has the same key), before any walk of the bucket. The dictionary ends in an
-    // entry of size 0, which no name matches, for an empty last bucket. With sixteen buckets a
-    // station, one core of the H100 machine folded 413 stations' lines in 0.88 of the time (0.91 of
-    // it at 16 cores); 10,000 stations, six buckets a station, measured within the runs' spread.
+    // A shorter name is most often its bucket's first entry: its id is read from the bucket and its
+    // name by the id, compared whole (the same name has the same key) before any walk of the bucket.
+    // The station's row is read by the same id, so a core fetches name and row at once: the lookup
+    // waits for two loads, not for the directory, the entry and the name one after another. A bucket
+    // with no entries names the next bucket's first, or the record of size 0 after the last station.
     std::uint64_t const key = lookup_key(w0, w1, 0, size) & key_mask;
-    dictionary_entry const& first = entries[directory[key >> (64 - directory_bits)]];
-    std::uint64_t const* theirs = words + first.first_word;  // theirs[1] exists: the words end in two 0s
-    if ((first.size == size) & (theirs[0] == w0) & ((size <= 8) | (theirs[1] == w1))) return first.id;
+    station_id const first = first_ids[key >> (64 - directory_bits)];
+    short_name_record const& theirs = short_names[first];
+    if ((theirs.size == size) & (theirs.w0 == w0) & (theirs.w1 == w1)) return first;
     return find_in_bucket(name, size, w0, w1);
 #else
     return find_in_bucket(name, size, w0, w1);

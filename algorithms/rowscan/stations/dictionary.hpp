@@ -8,6 +8,8 @@
 //   directory:    lower_bound(entry keys, every bucket's smallest key)   the entries of bucket b (keys
 //                                                                        with b as top bits) are [dir[b], dir[b + 1])
 //   padded names: each name zero-padded to whole 8-byte words, so a comparison is a few word loads
+//   first ids:    gather(entry ids, directory)                        each bucket's first station (the host's lookup)
+//   short names:  each station's first two words and size, by id     what that station is compared with first
 #pragma once
 
 #include "rowscan/system.hpp"
@@ -48,6 +50,8 @@ class station_dictionary {
   thrust::device_vector<directory_index> directory_;
   thrust::device_vector<dictionary_entry> entries_;
   thrust::device_vector<std::uint64_t> name_words_;
+  thrust::device_vector<station_id> first_ids_;
+  thrust::device_vector<short_name_record> short_names_;
 };
 
 ROWSCAN_SYSTEM_END

@@ -7,10 +7,12 @@
 
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
+#include <thrust/gather.h>
 #include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/sort.h>
+#include <thrust/transform.h>
 
 #include <string>
 #include <vector>
@@ -22,6 +24,11 @@ namespace {
 /// An entry's lookup key.
 struct entry_key {
   ROWSCAN_HD std::uint64_t operator()(dictionary_entry const& e) const { return e.key; }
+};
+
+/// An entry's station id.
+struct entry_id {
+  ROWSCAN_HD station_id operator()(dictionary_entry const& e) const { return e.id; }
 };
 
 /// Entries in lookup-key order.
@@ -39,8 +46,9 @@ struct bucket_first_key {
 
 dictionary_view station_dictionary::view(station_table const& table, context const& ctx) {
   if (stale_) rebuild(table, ctx);
-  return {thrust::raw_pointer_cast(entries_.data()), thrust::raw_pointer_cast(directory_.data()),
-          thrust::raw_pointer_cast(name_words_.data()), key_mask_, directory_bits_};
+  return {thrust::raw_pointer_cast(entries_.data()),   thrust::raw_pointer_cast(directory_.data()),
+          thrust::raw_pointer_cast(name_words_.data()), thrust::raw_pointer_cast(first_ids_.data()),
+          thrust::raw_pointer_cast(short_names_.data()), key_mask_, directory_bits_};
 }
 
 void station_dictionary::rebuild(station_table const& table, context const& ctx) {
@@ -50,17 +58,18 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
   std::vector<std::string> const names = to_host_strings(table.names);
   thrust::host_vector<dictionary_entry> entries;
   thrust::host_vector<std::uint64_t> words;
+  thrust::host_vector<short_name_record> short_names(names.size() + 1, short_name_record{0, 0, 0});
   for (std::size_t s = 0; s < names.size(); ++s) {
     auto const n = static_cast<std::uint32_t>(names[s].size());
     auto const first = static_cast<std::uint32_t>(words.size());
     for (std::uint32_t i = 0; i < n; i += 8) words.push_back(name_word(names[s].data() + i, n - i < 8 ? n - i : 8));
     std::uint64_t const w1 = n > 8 ? words[first + 1] : 0;
     std::uint64_t const tail = n > 16 ? name_word(names[s].data() + n - 8, 8) : 0;
+    short_names[s] = {words[first], w1, n};
     entries.push_back({lookup_key(words[first], w1, tail, n) & key_mask_, first, static_cast<std::uint16_t>(n),
                        static_cast<station_id>(s)});
   }
-  words.push_back(0);  // a name's second word is always readable, the last entry's below too
-  words.push_back(0);
+  words.push_back(0);  // never empty, and a name's second word is always readable
   thrust::sort(thrust::host, entries.begin(), entries.end(), entry_key_less{});
 
   // The directory: a vectorized lower_bound of every bucket's smallest key; the last entry ends the last bucket.
@@ -74,10 +83,18 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
                       bucket_keys + static_cast<std::ptrdiff_t>(buckets), directory.begin());
   directory[buckets] = static_cast<directory_index>(entries.size());
 
-  // After the last entry, one that no name matches (size 0): a lookup may read the first entry of an
-  // empty last bucket (dictionary_view::find_words). Its words are the two zeros at the end.
-  entries.push_back({0, static_cast<std::uint32_t>(words.size() - 2), 0, needs_general_path});
+  // Each bucket's first station, by a gather of the entries' ids through the directory. An empty bucket's
+  // first entry is the next bucket's, or the end: then the id after the last station, whose short name
+  // (size 0) no name matches.
+  thrust::host_vector<station_id> entry_ids(entries.size() + 1, static_cast<station_id>(names.size()));
+  thrust::transform(thrust::host, entries.begin(), entries.end(), entry_ids.begin(), entry_id{});
+  thrust::host_vector<station_id> first_ids(buckets);
+  thrust::gather(thrust::host, directory.begin(), directory.begin() + static_cast<std::ptrdiff_t>(buckets),
+                 entry_ids.begin(), first_ids.begin());
+
   entries_ = entries;
+  first_ids_ = first_ids;
+  short_names_ = short_names;
   directory_ = directory;
   name_words_ = words;
   stale_ = false;
