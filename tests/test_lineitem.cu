@@ -2,10 +2,13 @@
 // `rowscan lineitem` (load + query) against the scalar reference, on generated tables, edge cases and
 // malformed rows; and the fused query alone on random columns, including sums beyond 64 bits.
 #include "reference/lineitem_reference.hpp"
+#include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/lineitem/columns.hpp"
 #include "rowscan/lineitem/query.hpp"
 #include "rowscan/lineitem/format.hpp"
 #include "rowscan/lineitem/summarize.hpp"
+#include "rowscan/records.hpp"
 
 #include "support/light_mode.hpp"
 #include "support/lineitem_text.hpp"
@@ -13,6 +16,8 @@
 #include "support/workload_harness.hpp"
 
 #include <gtest/gtest.h>
+#include <thrust/device_vector.h>
+#include <thrust/host_vector.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -201,6 +206,70 @@ TEST(Lineitem, MalformedRowsNameLineAndByteLikeTheReference) {
         EXPECT_EQ(e.quote(), support::quote_of(text, expected_byte)) << what;
         EXPECT_NE(what.find(c.message), std::string::npos) << what;
       }
+    }
+  }
+}
+
+// The one-walk parse of the fast path (parse_rows_walking) against the '|' list's (find_fields +
+// parse_rows, what --explain shows) and the host's scalar parse_row, row by row, on random rows: dbgen's
+// shape with random fields, and rows with a '|' dropped or added, a byte changed, a '\r' before the
+// '\n', an empty line, and a last line without its '\n'.
+TEST(LineitemParse, OneWalkPerRowAgreesWithThePipeListAndTheScalarParse) {
+  namespace li = rowscan::lineitem;
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    SCOPED_TRACE("seed=" + std::to_string(seed));
+    std::mt19937 rng(seed);
+    auto digits = [&](std::size_t n) {
+      std::string d;
+      for (std::size_t i = 0; i < n; ++i) d += static_cast<char>('0' + rng() % 10);
+      return d;
+    };
+    std::string text;
+    std::size_t const rows = 100 + rng() % 300;
+    for (std::size_t i = 0; i < rows; ++i) {
+      std::string r = row(digits(1 + rng() % 6), rng() % 4 ? digits(1 + rng() % 2) : digits(2) + ".00",
+                          digits(1 + rng() % 7) + "." + digits(2));
+      std::size_t const at = rng() % (r.size() - 1);  // a byte of the row before its '\n'
+      switch (rng() % 16) {
+        case 0: r.erase(r.find('|', at) == std::string::npos ? at : r.find('|', at), 1); break;
+        case 1: r.insert(at, "|"); break;
+        case 2: r[at] = "|.0a-\r\n9"[rng() % 9]; break;
+        case 3: r.insert(r.size() - 1, "\r"); break;
+        case 4: r = "\n"; break;
+        case 5: r.insert(r.size() - 1, "x|"); break;
+        default: break;
+      }
+      text += r;
+    }
+    if (rng() % 2) text.pop_back();  // the last line without its '\n'
+    rowscan::context ctx;
+    thrust::device_vector<char> const device_text(text.begin(), text.end());
+    char const* const t = thrust::raw_pointer_cast(device_text.data());
+    li::chunk_buffers listed, walked;
+    li::column_store by_list, by_walk;
+    rowscan::find_lines(t, text.size(), listed.records, ctx);
+    walked.records = listed.records;
+    li::find_fields(t, text.size(), listed, ctx);
+    li::chunk_check const list_check = li::parse_rows(t, listed, by_list, ctx);
+    li::chunk_check const walk_check = li::parse_rows_walking(t, walked, by_walk, ctx);
+    ASSERT_EQ(walk_check.ok, list_check.ok);
+    ASSERT_EQ(walk_check.bad_row, list_check.bad_row);
+
+    thrust::host_vector<rowscan::record_range> const records = walked.records;
+    thrust::host_vector<std::uint8_t> const statuses = walked.statuses;
+    thrust::host_vector<std::uint8_t> const list_statuses = listed.statuses;
+    thrust::host_vector<std::uint32_t> const suppkey = by_walk.suppkey, quantity = by_walk.quantity,
+                                            cents = by_walk.price_cents;
+    for (std::size_t r = 0; r < records.size(); ++r) {
+      std::string line = text.substr(records[r].begin, records[r].size());
+      if (!line.empty() && line.back() == '\n') line.pop_back();
+      li::parsed_row const expected = li::parse_row(line.data(), static_cast<std::uint32_t>(line.size()));
+      ASSERT_EQ(statuses[r], static_cast<std::uint8_t>(expected.status)) << "row " << r << ": '" << line << "'";
+      ASSERT_EQ(list_statuses[r], statuses[r]) << "row " << r << ": '" << line << "'";
+      if (expected.status != li::row_status::ok) continue;
+      ASSERT_EQ(suppkey[r], expected.suppkey) << "row " << r << ": '" << line << "'";
+      ASSERT_EQ(quantity[r], expected.quantity) << "row " << r << ": '" << line << "'";
+      ASSERT_EQ(cents[r], expected.price_cents) << "row " << r << ": '" << line << "'";
     }
   }
 }

@@ -6,6 +6,8 @@
 //        -> count + copy_if(is_pipe) over positions       the offsets of every '|' of the chunk, once
 //        -> lower_bound(record starts) into those         each record's first '|' (its field 0 ends there)
 //        -> transform(parse_row_at) into the store's tail suppkey, quantity, cents + a status per row
+//           (or, without an observer: transform(parse_row_walking), each row's '|' found by a walk over
+//            its own bytes, in place of the three steps above)
 //        -> find_if(is_bad_row)                           the first bad row, re-parsed on the host
 //        -> (--skip-invalid) remove_if(stencil: statuses)  the good rows of the tail, in order
 // Field j of record r lies between '|' number first[r] + j - 1 and first[r] + j: a fixed rank from
@@ -89,6 +91,41 @@ struct parse_row_at {
   }
 };
 
+/// pipe_at for parse_fields from one walk over the row: the 2nd to 6th '|' and the 16th, the only ones
+/// parse_fields reads (fields 2, 4 and 5, and where the row ends).
+struct walked_pipes {
+  std::uint32_t second_to_sixth[5];
+  std::uint32_t sixteenth;
+  ROWSCAN_HD std::uint32_t operator()(std::uint32_t j) const {
+    return j == fields_per_row - 1 ? sixteenth : second_to_sixth[j - 1];
+  }
+};
+
+/// Parses record r of a chunk in one walk over its bytes, without the chunk's '|' list: the walk counts
+/// the row's '|' and keeps the ones parse_fields reads, so the text is read once, where find_fields and
+/// parse_row_at read it twice and write and search the list between (docs/gpu-profile.md).
+struct parse_row_walking {
+  char const* text;
+  record_range const* records;
+  ROWSCAN_HD row_columns operator()(std::uint32_t r) const {
+    record_range const rec = records[r];
+    std::uint32_t size = rec.size();
+    if (size > 0 && text[rec.end - 1] == '\n') --size;
+    char const* const line = text + rec.begin;
+    walked_pipes at{{0, 0, 0, 0, 0}, 0};
+    std::uint32_t pipes = 0;
+    for (std::uint32_t i = 0; i < size; ++i) {
+      if (line[i] != '|') continue;
+      // Selects, not an indexed store: the five stay in registers on the GPU.
+      for (std::uint32_t k = 0; k < 5; ++k) at.second_to_sixth[k] = pipes == k + 1 ? i : at.second_to_sixth[k];
+      at.sixteenth = pipes == fields_per_row - 1 ? i : at.sixteenth;
+      ++pipes;
+    }
+    parsed_row const p = parse_fields(line, size, pipes, at);
+    return {p.suppkey, p.quantity, p.price_cents, static_cast<std::uint8_t>(p.status)};
+  }
+};
+
 /// True for a status other than row_status::ok.
 struct is_bad_row {
   ROWSCAN_HD bool operator()(std::uint8_t status) const { return status != static_cast<std::uint8_t>(row_status::ok); }
@@ -115,6 +152,10 @@ struct chunk_check {
 /// row the store's new tail is unspecified and the returned check says which row.
 void find_fields(char const* text, std::size_t size, chunk_buffers& buffers, context const& ctx);
 chunk_check parse_rows(char const* text, chunk_buffers& buffers, column_store& store, context const& ctx);
+
+/// find_fields and parse_rows in one pass (parse_row_walking): the same columns and check, without the
+/// '|' list (buffers.pipes and buffers.first_pipe are left as they are).
+chunk_check parse_rows_walking(char const* text, chunk_buffers& buffers, column_store& store, context const& ctx);
 
 /// What is wrong with the bad record r of a device text, the line_index-th (0-based) of the text: the
 /// row is copied to the host and parsed again to say what and where (positions relative to text);

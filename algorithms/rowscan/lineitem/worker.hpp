@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/worker.hpp: the lineitem block composition, as the job driver sees it.
 //
-//   block -> find_lines -> find_fields -> parse_rows into the block's column store (columns.hpp)
+//   block -> find_lines -> parse_rows_walking into the block's column store (columns.hpp; under
+//            --explain find_fields -> parse_rows, which keep the '|' list an observer shows)
 //         -> a bad row: stop there, or with skip_invalid count, word the first few and remove_if them
 //         -> sums_below (query.hpp): one fused transform_reduce per eight thresholds
 //         -> added to the worker's sums

@@ -37,8 +37,11 @@ void find_fields(char const* text, std::size_t size, chunk_buffers& buffers, con
                       buffers.first_pipe.begin());
 }
 
-/// transform(parse_row_at) into the store's tail -> find_if(is_bad_row).
-chunk_check parse_rows(char const* text, chunk_buffers& buffers, column_store& store, context const& ctx) {
+namespace {
+
+/// transform(parse_row) over the records into the store's tail -> find_if(is_bad_row).
+template <class ParseRow>
+chunk_check parse_rows_with(ParseRow parse_row, chunk_buffers& buffers, column_store& store, context const& ctx) {
   auto policy = ctx.policy();
   std::size_t const rows = buffers.records.size();
   std::size_t const old_size = store.size();
@@ -51,11 +54,7 @@ chunk_check parse_rows(char const* text, chunk_buffers& buffers, column_store& s
       store.suppkey.begin() + old_size, store.quantity.begin() + old_size, store.price_cents.begin() + old_size,
       buffers.statuses.begin()));
   auto const first = thrust::counting_iterator<std::uint32_t>(0);
-  thrust::transform(policy, first, first + rows, out,
-                    parse_row_at{text,
-                                 thrust::raw_pointer_cast(buffers.records.data()),
-                                 thrust::raw_pointer_cast(buffers.pipes.data()),
-                                 thrust::raw_pointer_cast(buffers.first_pipe.data())});
+  thrust::transform(policy, first, first + rows, out, parse_row);
 
   chunk_check check;
   auto const bad = thrust::find_if(policy, buffers.statuses.begin(), buffers.statuses.end(), is_bad_row{});
@@ -66,6 +65,19 @@ chunk_check parse_rows(char const* text, chunk_buffers& buffers, column_store& s
     check.status = static_cast<row_status>(read_back(buffers.statuses, check.bad_row, ctx));
   }
   return check;
+}
+
+}  // namespace
+
+chunk_check parse_rows(char const* text, chunk_buffers& buffers, column_store& store, context const& ctx) {
+  return parse_rows_with(parse_row_at{text, thrust::raw_pointer_cast(buffers.records.data()),
+                                      thrust::raw_pointer_cast(buffers.pipes.data()),
+                                      thrust::raw_pointer_cast(buffers.first_pipe.data())},
+                         buffers, store, ctx);
+}
+
+chunk_check parse_rows_walking(char const* text, chunk_buffers& buffers, column_store& store, context const& ctx) {
+  return parse_rows_with(parse_row_walking{text, thrust::raw_pointer_cast(buffers.records.data())}, buffers, store, ctx);
 }
 
 job::bad_line describe_bad_row(char const* text, record_range r, row_status status, std::uint64_t line_index,

@@ -40,18 +40,23 @@ job::tally worker::fold(char const* text, std::size_t size) {
     stage_scope stage(ctx_, "find records");
     find_lines(text, size, buffers_.records, ctx_);
   }
-  {
-    stage_scope stage(ctx_, "find fields");
-    find_fields(text, size, buffers_, ctx_);
-  }
   std::size_t const rows = buffers_.records.size();
   out.lines = rows;
   chunk_check check;
-  {
+  if (observer_ == nullptr) {  // one pass over the text finds each row's fields and parses them
     stage_scope stage(ctx_, "parse");
-    check = parse_rows(text, buffers_, store_, ctx_);
+    check = parse_rows_walking(text, buffers_, store_, ctx_);
+  } else {  // --explain shows the composition step by step: the '|' list, then the parse
+    {
+      stage_scope stage(ctx_, "find fields");
+      find_fields(text, size, buffers_, ctx_);
+    }
+    {
+      stage_scope stage(ctx_, "parse");
+      check = parse_rows(text, buffers_, store_, ctx_);
+    }
+    observer_->parsed(text, size, buffers_, store_, ctx_);
   }
-  if (observer_ != nullptr) observer_->parsed(text, size, buffers_, store_, ctx_);
 
   // A row longer than the reader carries stops the run where it lies inside one block too (never
   // skipped, like one across two blocks): otherwise the chunk size would decide whether it is read.
