@@ -59,7 +59,7 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
     return worker(ctx, {options.suppkey_below, out.chunk_size, options.skip_invalid});
   });
   std::size_t const carried = std::min(out.chunk_size, max_carried_line);
-  job::run_blocks_each(inputs, options, {out.chunk_size, carried, 0}, workers.slots(), out);
+  job::run_blocks_each(inputs, options, {out.chunk_size, carried, walk_padding_bytes}, workers.slots(), out);
 
   partial_sums all;  // the workers' sums added up
   for (auto const& w : workers.workers()) {
