@@ -148,7 +148,7 @@ struct parse_row_walking {
       if (left < 8) flags &= (std::uint64_t{1} << (8 * left)) - 1;                 // nor from its end on
       for (; flags != 0; flags &= flags - 1) {
         std::uint32_t const i = base + static_cast<std::uint32_t>(ctz64(flags)) / 8 - skip;
-        // Selects, not an indexed store: the five stay in registers on the GPU.
+        // Selects, not a store at a computed index, so that the five can stay in registers on the GPU.
         for (std::uint32_t k = 0; k < 5; ++k) at.second_to_sixth[k] = pipes == k + 1 ? i : at.second_to_sixth[k];
         at.sixteenth = pipes == fields_per_row - 1 ? i : at.sixteenth;
         ++pipes;
