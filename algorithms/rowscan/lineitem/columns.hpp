@@ -22,6 +22,7 @@
 #include "rowscan/lineitem/row_format.hpp"
 #include "rowscan/records.hpp"
 
+#include <cuda/std/bit>
 #include <thrust/device_vector.h>
 #include <thrust/tuple.h>
 
@@ -147,7 +148,7 @@ struct parse_row_walking {
       std::uint32_t const left = skip + size - base;
       if (left < 8) flags &= (std::uint64_t{1} << (8 * left)) - 1;                 // nor from its end on
       for (; flags != 0; flags &= flags - 1) {
-        std::uint32_t const i = base + static_cast<std::uint32_t>(ctz64(flags)) / 8 - skip;
+        std::uint32_t const i = base + static_cast<std::uint32_t>(cuda::std::countr_zero(flags)) / 8 - skip;
         // Selects, not a store at a computed index, so that the five can stay in registers on the GPU.
         for (std::uint32_t k = 0; k < 5; ++k) at.second_to_sixth[k] = pipes == k + 1 ? i : at.second_to_sixth[k];
         at.sixteenth = pipes == fields_per_row - 1 ? i : at.sixteenth;
@@ -156,15 +157,6 @@ struct parse_row_walking {
     }
     parsed_row const p = parse_fields(line, size, pipes, at);
     return {p.suppkey, p.quantity, p.price_cents, static_cast<std::uint8_t>(p.status)};
-  }
-
- private:
-  ROWSCAN_HD static int ctz64(std::uint64_t x) {
-#if defined(__CUDA_ARCH__)
-    return __ffsll(static_cast<long long>(x)) - 1;
-#else
-    return __builtin_ctzll(x);
-#endif
   }
 };
 
