@@ -2,13 +2,15 @@
 // rowscan/io/chunked_reader.hpp: input text in chunks of whole lines, read by many threads at once.
 //
 //   file --pread x threads--> blocks (a ring) --next()--> chunk = carry + block up to its last '\n'
+//   file --mmap, a window a block (io/mapped_windows.hpp)--> the same chunks, where the page cache holds them
 //
 // The byte-offset partitioning of the seed blog, without losing the line that straddles a boundary:
 // the input is cut into fixed blocks; a chunk is the unfinished line carried over from the block
 // before, followed by the block up to its last '\n'. Reader threads fill the next blocks of a ring of
 // staging buffers while the caller works on the current chunk. A regular file is read with pread by
 // up to `threads` threads, a slice each; a pipe or FIFO by one thread with read(), so the input's size
-// need not be known. Never more than the ring's bytes of input are held.
+// need not be known. Never more than the ring's bytes of input are held. With map_file a regular file is
+// not copied at all: each chunk is a view of the file's pages, cut where a copied one would be.
 #pragma once
 
 #include <atomic>
@@ -24,6 +26,8 @@
 #include <vector>
 
 namespace rowscan::io {
+
+class mapped_windows;
 
 /// A piece of the input holding whole lines; only the input's last line may lack its '\n'.
 struct text_chunk {
@@ -66,6 +70,9 @@ struct reader_options {
   /// byte range of a file (one rank's share, scale-out). Streams are always read to their end.
   std::uint64_t max_bytes = UINT64_MAX;
   block_memory memory = plain_block_memory();       ///< where the ring's blocks come from
+  /// A regular file's chunks are views of its mapped pages (io/mapped_windows.hpp) instead of copies in
+  /// a ring: for a caller that folds them where they lie. No reader threads; a stream is read as before.
+  bool map_file = false;
 };
 
 /// Reads a file descriptor (a file, a pipe) in chunks of whole lines, with reader threads ahead of the caller.
@@ -109,6 +116,16 @@ class chunked_reader {
   void release_block();
   void release_locked();  ///< release_block's work, under mutex_
   bool slot_ready(std::uint64_t block) const;
+  bool next_mapped(text_chunk& chunk);
+
+  /// How a block's text, after `carried` bytes of a line begun before it, becomes a chunk.
+  struct block_cut {
+    std::size_t chunk = 0;          ///< bytes of whole lines from the carried line's start
+    bool overlong = false;          ///< a line longer than max_line starts at the chunk's end
+    std::size_t overlong_size = 0;  ///< that line's bytes in this text
+    bool ends = false;              ///< the reader ends with this chunk
+  };
+  block_cut cut_block(char const* data, std::size_t carried, std::size_t bytes, bool last) const;
 
   int fd_;
   std::string label_;
@@ -122,6 +139,9 @@ class chunked_reader {
   std::size_t slices_per_block_ = 1;
   std::size_t slack_ = 0;          ///< room before each block for the carried line
   bool inline_reads_ = false;      ///< small blocks: next() reads them itself (hand-offs would cost more)
+
+  std::unique_ptr<mapped_windows> windows_;  ///< map_file: the chunks' views (no ring, no threads)
+  std::uint64_t held_block_ = 0;             ///< map_file, held == 1: the block whose view next() ends
 
   std::vector<std::unique_ptr<char[], block_deleter>> buffers_;
   std::vector<block_state> states_;

@@ -2,6 +2,7 @@
 #include "rowscan/io/chunked_reader.hpp"
 
 #include "rowscan/error.hpp"
+#include "rowscan/io/mapped_windows.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -57,6 +58,10 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
     whole_file_ = size;
     file_size_ = std::min(size > base_offset_ ? size - base_offset_ : 0, options_.max_bytes);
     block_count_ = (file_size_ + options_.block_size - 1) / options_.block_size;
+    if (options_.map_file) {  // views of the file's pages: no ring to fill, no threads to fill it
+      windows_ = std::make_unique<mapped_windows>(fd_, label_, whole_file_);
+      return;
+    }
     threads = options_.threads != 0 ? options_.threads : default_threads();
     // Slices small enough that every thread has one per block, but no smaller than 1 MiB (or the block).
     std::size_t const min_slice = std::min<std::size_t>(options_.block_size, std::size_t{1} << 20);
@@ -256,6 +261,10 @@ void chunked_reader::release_block() {
 }
 
 void chunked_reader::give_back(std::uint64_t block) {
+  if (windows_) {
+    windows_->release(block);
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     given_back_[block % options_.buffers] = 1;
@@ -269,6 +278,7 @@ void chunked_reader::give_back(std::uint64_t block) {
 }
 
 bool chunked_reader::next(text_chunk& chunk) {
+  if (windows_) return next_mapped(chunk);
   if (holding_) {
     release_block();
     holding_ = false;
@@ -312,47 +322,70 @@ bool chunked_reader::next(text_chunk& chunk) {
     holding_ = options_.held == 1;  // a lent chunk comes back through give_back
     ++current_;
 
-    // The line carried into this block ends at the block's first '\n' (or runs on): it is the only
-    // line that spans blocks, and it must fit max_line like the carry does.
-    std::size_t first_line = total;
-    if (!carry_.empty()) {
-      auto const* first_newline = static_cast<char const*>(std::memchr(block, '\n', state.bytes));
-      first_line = first_newline != nullptr ? static_cast<std::size_t>(first_newline - data) + 1 : total;
-    }
-    if (!carry_.empty() && first_line > options_.max_line) {
-      finished_ = true;
-      carry_.clear();
-      chunk = text_chunk{data, 0, offset, true, data, first_line, number};
-      return true;
-    }
+    block_cut const cut = cut_block(data, carry_.size(), state.bytes, last);
     carry_.clear();
-    if (last) {  // the input's last line needs no '\n'
-      finished_ = true;
-      if (total == 0) break;
-      chunk = text_chunk{data, total, offset, false, nullptr, 0, number};
+    finished_ = cut.ends;
+    if (!cut.ends) {
+      carry_.assign(data + cut.chunk, data + total);
+      carry_offset_ = offset + cut.chunk;
+    }
+    if (cut.chunk > 0 || cut.overlong) {
+      chunk = text_chunk{data, cut.chunk, offset, cut.overlong, cut.overlong ? data + cut.chunk : nullptr,
+                         cut.overlong_size, number};
       return true;
     }
-    auto const* newline = static_cast<char const*>(::memrchr(block, '\n', state.bytes));
-    std::size_t const cut = newline != nullptr ? static_cast<std::size_t>(newline - data) + 1 : 0;
-    std::size_t const rest = total - cut;
-    if (rest > options_.max_line) {  // the line after the cut does not fit the carry: it is too long
-      finished_ = true;
-      chunk = text_chunk{data, cut, offset, true, data + cut, rest, number};
-      return true;
-    }
-    carry_.assign(data + cut, data + total);
-    carry_offset_ = offset + cut;
-    if (cut > 0) {
-      chunk = text_chunk{data, cut, offset, false, nullptr, 0, number};
-      return true;
-    }
-    // A block inside one line: all of it was carried.
+    // An empty input's end, or a block inside one line: all of it was carried.
     if (holding_) {
       release_block();
       holding_ = false;
     } else {
       give_back(number);
     }
+  }
+  return false;
+}
+
+chunked_reader::block_cut chunked_reader::cut_block(char const* data, std::size_t carried, std::size_t bytes,
+                                                    bool last) const {
+  std::size_t const total = carried + bytes;
+  // The line carried into this block ends at the block's first '\n' (or runs on): it is the only
+  // line that spans blocks, and it must fit max_line like the carry does.
+  if (carried > 0) {
+    auto const* first_newline = static_cast<char const*>(std::memchr(data + carried, '\n', bytes));
+    std::size_t const first_line = first_newline != nullptr ? static_cast<std::size_t>(first_newline - data) + 1 : total;
+    if (first_line > options_.max_line) return {0, true, first_line, true};
+  }
+  if (last) return {total, false, 0, true};  // the input's last line needs no '\n'
+  auto const* newline = static_cast<char const*>(::memrchr(data + carried, '\n', bytes));
+  std::size_t const cut = newline != nullptr ? static_cast<std::size_t>(newline - data) + 1 : 0;
+  std::size_t const rest = total - cut;
+  if (rest > options_.max_line) return {cut, true, rest, true};  // the line after the cut does not fit the carry
+  return {cut, false, 0, false};
+}
+
+bool chunked_reader::next_mapped(text_chunk& chunk) {
+  if (holding_) {
+    windows_->release(held_block_);
+    holding_ = false;
+  }
+  while (!finished_ && current_ < block_count_) {
+    std::uint64_t const number = current_++;
+    std::uint64_t const block_start = number * options_.block_size;  // from base_offset_, as input offsets are
+    auto const bytes = static_cast<std::size_t>(std::min<std::uint64_t>(options_.block_size, file_size_ - block_start));
+    std::uint64_t const offset = carry_offset_;  // the carried line is the file's bytes before the block
+    auto const carried = static_cast<std::size_t>(block_start - offset);
+    char const* const data = windows_->view(number, base_offset_ + offset, carried + bytes, options_.padding);
+    block_cut const cut = cut_block(data, carried, bytes, current_ == block_count_);
+    finished_ = cut.ends;
+    carry_offset_ = offset + cut.chunk;
+    if (cut.chunk > 0 || cut.overlong) {
+      holding_ = options_.held == 1;  // a lent chunk comes back through give_back
+      held_block_ = number;
+      chunk = text_chunk{data, cut.chunk, offset, cut.overlong, cut.overlong ? data + cut.chunk : nullptr,
+                         cut.overlong_size, number};
+      return true;
+    }
+    windows_->release(number);  // a block inside one line: its bytes come again with the next block
   }
   return false;
 }

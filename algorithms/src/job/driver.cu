@@ -24,6 +24,7 @@
 #include <array>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <cstring>
 #include <exception>
@@ -242,6 +243,13 @@ unsigned reader_threads_for(job_options const& options, std::size_t workers) {
   return options.reader_threads == 0 ? enough : std::min(options.reader_threads, enough);
 }
 
+/// Whether host workers read a regular file through mapped windows (io/mapped_windows.hpp) rather than
+/// copies in the reader's ring: yes, unless ROWSCAN_READS=copy asks for the ring (for comparisons).
+bool maps_files() {
+  char const* const reads = std::getenv("ROWSCAN_READS");
+  return reads == nullptr || std::strcmp(reads, "copy") != 0;
+}
+
 }  // namespace
 
 #if ROWSCAN_HAS_CUB
@@ -373,6 +381,8 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
       shared != nullptr ? for_joiners : ROWSCAN_HAS_CUB ? 0 : static_cast<unsigned>(workers.size());
   if (read_ahead != 0) reading.buffers = reading.held + 2 + read_ahead;
   reading.padding = ROWSCAN_HAS_CUB && shared == nullptr ? 0 : layout.text_padding;
+  // Host workers alone fold a block where it lies: a file's own pages, then, and no copy of them.
+  reading.map_file = !ROWSCAN_HAS_CUB && shared == nullptr && maps_files();
   io::chunked_reader reader(fd, label, reading);
   timeline_mark("reader ready");
   stage_times* const driver_times = options.time_stages ? &report.times : nullptr;

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "rowscan/io/mapped_windows.hpp"
+
+#include "rowscan/error.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rowscan::io {
+namespace {
+
+/// The line SIGBUS prints while a reader's windows live (the newest reader's), or null.
+std::atomic<char const*> shrink_line{nullptr};
+
+/// A mapped page whose file bytes are gone raises SIGBUS: while windows live, that is the file shrinking
+/// under the fold, so say so in one line and end with every failure's code. Only async-signal-safe calls.
+extern "C" void on_bus_error(int signal) {
+  char const* const line = shrink_line.load();
+  if (line == nullptr) {  // not ours: the default action, once the handler returns to the faulting access
+    std::signal(signal, SIG_DFL);
+    return;
+  }
+  std::size_t size = 0;
+  while (line[size] != '\0') ++size;
+  for (std::size_t done = 0; done < size;) {
+    ssize_t const n = ::write(STDERR_FILENO, line + done, size - done);
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  ::_exit(1);
+}
+
+void handle_bus_errors() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction action{};
+    action.sa_handler = on_bus_error;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGBUS, &action, nullptr);
+  });
+}
+
+std::size_t page_size() {
+  static std::size_t const size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+}  // namespace
+
+mapped_windows::mapped_windows(int fd, std::string label, std::uint64_t file_size)
+    : fd_(fd), label_(std::move(label)), file_size_(file_size) {
+  std::string const line = "rowscan: error: " + label_ + ": the file shrank while it was read (it had " +
+                           std::to_string(file_size_) + " bytes)\n";
+  shrink_message_ = std::make_unique<char[]>(line.size() + 1);
+  std::memcpy(shrink_message_.get(), line.c_str(), line.size() + 1);
+  handle_bus_errors();
+  shrink_line.store(shrink_message_.get());
+}
+
+mapped_windows::~mapped_windows() {
+  char const* mine = shrink_message_.get();
+  shrink_line.compare_exchange_strong(mine, nullptr);
+  for (auto& [block, w] : windows_) {
+    if (w.mapping != nullptr) ::munmap(w.mapping, w.mapped_bytes);
+  }
+}
+
+char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std::size_t size, std::size_t padding) {
+  struct stat st{};
+  if (::fstat(fd_, &st) != 0) throw error(label_ + ": cannot read at byte " + std::to_string(offset) + ": " + std::strerror(errno));
+  auto const now = static_cast<std::uint64_t>(st.st_size);
+  if (now < offset + size) {
+    throw error(label_ + ": the file shrank while it was read (it had " + std::to_string(file_size_) +
+                " bytes; reading stopped at byte " + std::to_string(now) + ")");
+  }
+  window w;
+  char const* data = nullptr;
+  if (offset + size + padding <= now) {
+    std::uint64_t const start = offset - offset % page_size();
+    w.mapped_bytes = static_cast<std::size_t>(offset - start) + size + padding;
+    void* const p = ::mmap(nullptr, w.mapped_bytes, PROT_READ, MAP_PRIVATE, fd_, static_cast<off_t>(start));
+    if (p == MAP_FAILED) {
+      throw error(label_ + ": cannot map " + std::to_string(w.mapped_bytes) + " bytes at byte " + std::to_string(start) +
+                  ": " + std::strerror(errno));
+    }
+    w.mapping = p;
+    data = static_cast<char const*>(p) + (offset - start);
+  } else {
+    w.copy.resize(size + padding);  // the padding's value does not matter: a fold only may read it
+    for (std::size_t done = 0; done < size;) {
+      ssize_t const got = ::pread(fd_, w.copy.data() + done, size - done, static_cast<off_t>(offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) throw error(label_ + ": cannot read at byte " + std::to_string(offset + done) + ": " + std::strerror(errno));
+      if (got == 0) {
+        throw error(label_ + ": the file shrank while it was read (it had " + std::to_string(file_size_) +
+                    " bytes; reading stopped at byte " + std::to_string(offset + done) + ")");
+      }
+      done += static_cast<std::size_t>(got);
+    }
+    data = w.copy.data();
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  windows_[block] = std::move(w);
+  return data;
+}
+
+void mapped_windows::release(std::uint64_t block) {
+  window w;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto const found = windows_.find(block);
+    if (found == windows_.end()) return;
+    w = std::move(found->second);
+    windows_.erase(found);
+  }
+  if (w.mapping != nullptr) ::munmap(w.mapping, w.mapped_bytes);  // outside the lock: other workers give back too
+}
+
+}  // namespace rowscan::io
