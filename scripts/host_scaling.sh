@@ -8,8 +8,10 @@
 #
 # COMMAND is a shell command line in which {file} and {threads} are replaced, for example
 #   rowscan='build/cpu/app/rowscan stations {file}'        (OMP_NUM_THREADS is the core count too)
-#   lehuyduc='peers/lehuyduc-{threads} {file}'              (its thread count is compiled in)
 #   austindonisan='peers/1brc {file} {threads}'
+#   lehuyduc='peers/lehuyduc-{threads} {file}; cat result.txt'
+#                       (its thread count is compiled in; it writes its answer to result.txt, so the
+#                        command prints it: only what a program prints is compared)
 # For every file and core count it runs each program RUNS times in turn (program by program within a
 # round, so that a drift of the machine touches all alike), checks that every program printed the first
 # one's answer (a mean printed as -0.0 counts as 0.0), and appends one CSV row per program (answer is
