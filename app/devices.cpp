@@ -52,7 +52,7 @@ void add_devices_option(cxxopts::Options& options) {
   options.add_options()(
       "devices",
       "the processors that run the job: auto (the default: the host's cores for inputs that they finish "
-      "before a GPU could start, or when no GPU is usable; the GPU otherwise), cpu, gpu (the first GPU), gpu:N, "
+      "as soon as a GPU would, or when no GPU is usable; the GPU otherwise), cpu, gpu (the first GPU), gpu:N, "
       "gpu:N,M,... (a worker on each GPU named, all fed from one queue), gpu:all (every GPU), "
       "or cpu+gpu (a few host workers start on the input at once, and the GPUs join them on one queue "
       "once they are ready)",

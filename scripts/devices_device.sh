@@ -4,7 +4,7 @@
 #
 #   OUT=DIR scripts/devices_device.sh   -> DIR/devices-LABEL.csv and DIR/devices.txt
 #
-# - whole-process seconds of `rowscan stations` on 10,000-station inputs from 1 line to 512 MiB, with
+# - whole-process seconds of `rowscan stations` on 10,000-station inputs from 1 line to 4 GiB, with
 #   --devices cpu (the host's cores) and --devices gpu, median of 5: where the two cross is the small-
 #   input threshold of --devices auto (rowscan/job/devices.hpp);
 # - what --devices auto chose for each, and its time;
@@ -32,9 +32,9 @@ echo "commit,date,device,cores,bytes,lines,devices,median_seconds" > "$csv"
 source scripts/wall_time.sh   # wall_seconds, median
 
 echo "Hamburg;12.0" > "$work/one-line.txt"
-"$exe" generate measurements --rows 30000000 --stations 10000 --seed 7 -o "$work/full.txt"
+"$exe" generate measurements --rows 240000000 --stations 10000 --seed 7 -o "$work/full.txt"  # 4.5 GB
 inputs=("$work/one-line.txt")
-for mib in 1 4 16 64 128 256 512; do
+for mib in 1 4 16 64 128 256 512 1024 2048 4096; do
   head -c $((mib << 20)) "$work/full.txt" | sed '$d' > "$work/$mib.txt"   # whole lines only
   inputs+=("$work/$mib.txt")
 done
@@ -54,7 +54,7 @@ for input in "${inputs[@]}"; do
 done
 
 echo "== without a usable GPU (CUDA_VISIBLE_DEVICES='')" >> "$log"
-input="$work/512.txt"
+input="$work/4096.txt"
 CUDA_VISIBLE_DEVICES="" "$exe" stations --stats "$input" > "$work/no-gpu" 2> "$work/no-gpu.err" && echo "auto: exit 0" >> "$log"
 head -2 "$work/no-gpu.err" >> "$log"
 cmp -s "$work/no-gpu" "$work/answer-cpu" && echo "auto without a GPU: same bytes" >> "$log" || echo "MISMATCH without a GPU" >> "$log"

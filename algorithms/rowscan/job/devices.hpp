@@ -31,10 +31,12 @@ struct device_choice {
 /// Parses "auto", "cpu", "gpu", "gpu:N", "gpu:N,M,...", "gpu:all" or "cpu+gpu"; nothing for anything else.
 std::optional<device_choice> parse_device_choice(std::string_view text);
 
-/// Bytes of text one host worker folds in the time a GPU takes to start. Measured on the H100 machine
-/// (docs/performance.md, "Which processor"): CUDA's start-up costs about 0.25 s before the first
-/// byte, in which one host worker folds about 8 MiB of 1BRC text (30-40 MB/s with 10,000 stations).
-constexpr std::uint64_t host_bytes_per_worker_while_a_gpu_starts = std::uint64_t{8} << 20;
+/// Bytes of text one host worker folds in the time a GPU takes to start and catch up. Measured on the
+/// H100 machine (docs/performance.md, "Which processor"; 10,000 stations, 16 workers reading the file
+/// where it lies): the host's cores answered up to 1 GiB as soon as the GPU did or sooner (0.317 s
+/// against 0.320 s at 1 GiB, 0.250 against 0.314 s at 512 MiB) and the GPU was ahead from 2 GiB (0.344
+/// against 0.450 s): 64 MiB a worker. A GPU's start-up costs about 0.25 s before its first byte.
+constexpr std::uint64_t host_bytes_per_worker_while_a_gpu_starts = std::uint64_t{64} << 20;
 
 /// Host workers this process would run: the limit of limit_host_threads if one was set, else
 /// OMP_NUM_THREADS, or one per core.
