@@ -10,8 +10,8 @@
 // against 1.98 s copied (413 stations), 2.57 against 3.22 s (10,000); 32 cores 1.09 against 1.36 s
 // (docs/data/host_engine_mapped-h100.csv, -h100x2.csv). The whole file mapped at once was slower at 32
 // cores: unmapping 13.8 GB at the end took 0.1 s. A window is mapped with the bytes the fold may read past its
-// end (the workload's padding); near the file's end, where the file has no such bytes, the view is a
-// copy instead. A file that shrinks is found before each window is mapped (the reader's error); one that
+// end (the workload's padding); near the file's end, where the file has no such bytes, or where the
+// system refuses the mapping (a file system that cannot map, a low `ulimit -v`), the view is a copy. A file that shrinks is found before each window is mapped (the reader's error); one that
 // shrinks while a mapped block is folded raises SIGBUS, which ends the process with one error line
 // naming the file and exit code 1, never a crash.
 #pragma once
@@ -36,7 +36,7 @@ class mapped_windows {
   mapped_windows& operator=(mapped_windows const&) = delete;
 
   /// Bytes [offset, offset + size) of the file (offset from its start), followed by `padding` readable
-  /// bytes: the file's own where it has them, else a copy's. Valid until release(block). Throws
+  /// bytes: the file's own where it has them and the system maps them, else a copy's. Valid until release(block). Throws
   /// rowscan::error naming the file if it now has fewer than offset + size bytes, or if mapping or
   /// reading fails.
   char const* view(std::uint64_t block, std::uint64_t offset, std::size_t size, std::size_t padding);

@@ -82,15 +82,16 @@ char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std:
   char const* data = nullptr;
   if (offset + size + padding <= now) {
     std::uint64_t const start = offset - offset % page_size();
-    w.mapped_bytes = static_cast<std::size_t>(offset - start) + size + padding;
-    void* const p = ::mmap(nullptr, w.mapped_bytes, PROT_READ, MAP_PRIVATE, fd_, static_cast<off_t>(start));
-    if (p == MAP_FAILED) {
-      throw error(label_ + ": cannot map " + std::to_string(w.mapped_bytes) + " bytes at byte " + std::to_string(start) +
-                  ": " + std::strerror(errno));
+    std::size_t const bytes = static_cast<std::size_t>(offset - start) + size + padding;
+    void* const p = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd_, static_cast<off_t>(start));
+    if (p != MAP_FAILED) {
+      w.mapping = p;
+      w.mapped_bytes = bytes;
+      data = static_cast<char const*>(p) + (offset - start);
     }
-    w.mapping = p;
-    data = static_cast<char const*>(p) + (offset - start);
-  } else {
+    // Refused (a file system that cannot map, a low `ulimit -v`): the window is read instead, below.
+  }
+  if (data == nullptr) {
     w.copy.resize(size + padding);  // the padding's value does not matter: a fold only may read it
     for (std::size_t done = 0; done < size;) {
       ssize_t const got = ::pread(fd_, w.copy.data() + done, size - done, static_cast<off_t>(offset + done));
