@@ -76,6 +76,24 @@ reader_options options_of(std::size_t block, std::size_t max_line, unsigned thre
   return o;
 }
 
+/// Reads a file of random lines (seed) that is cut to 10,000 bytes after its first chunk: the reader
+/// must throw the shrinking file's error, naming it, not end at the new size.
+void expect_shrinking_file_error(reader_options const& options, std::uint32_t seed) {
+  std::string const text = random_lines(seed, 100000, 80, true);
+  support::temp_input input(text);
+  chunked_reader reader(input.fd(), "shrinking.txt", options);
+  text_chunk chunk{};
+  ASSERT_TRUE(reader.next(chunk));
+  ASSERT_EQ(::ftruncate(input.fd(), 10000), 0);
+  try {
+    while (reader.next(chunk)) {
+    }
+    FAIL() << "read a shrinking file to its new end without an error (seed " << seed << ")";
+  } catch (rowscan::error const& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("shrinking.txt: the file shrank while it was read", 0), 0u) << e.what();
+  }
+}
+
 TEST(ChunkedReader, FilesArriveWholeForEveryBlockSizeAndThreadCount) {
   for (bool final_newline : {true, false}) {
     for (std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{4096}, std::size_t{1} << 20}) {
@@ -170,20 +188,7 @@ TEST(ChunkedReader, LongLinesThatFitTheCarryPass) {
 
 TEST(ChunkedReader, AFileThatShrinksWhileReadIsAnError) {
   // Blocks this small are read inline by next(), so the truncation lands between two reads for sure.
-  std::string const text = random_lines(8, 100000, 80, true);
-  support::temp_input input(text);
-  rowscan::io::reader_options options = options_of(4096, 128, 2, 4);
-  rowscan::io::chunked_reader reader(input.fd(), "shrinking.txt", options);
-  rowscan::io::text_chunk chunk{};
-  ASSERT_TRUE(reader.next(chunk));
-  ASSERT_EQ(::ftruncate(input.fd(), 10000), 0);
-  try {
-    while (reader.next(chunk)) {
-    }
-    FAIL() << "read a shrinking file to its new end without an error";
-  } catch (rowscan::error const& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("shrinking.txt: ", 0), 0u) << e.what();
-  }
+  expect_shrinking_file_error(options_of(4096, 128, 2, 4), 8);
 }
 
 TEST(ChunkedReader, DirectoriesAreReadErrors) {
@@ -270,22 +275,10 @@ TEST(ChunkedReader, MappedFilesGiveTheChunksOfCopiedOnes) {
 }
 
 TEST(ChunkedReader, AMappedFileThatShrinksBeforeABlockIsAnError) {
-  std::string const text = random_lines(25, 100000, 80, true);
-  support::temp_input input(text);
   reader_options options = options_of(4096, 128, 2, 4);
   options.map_file = true;
   options.padding = 16;
-  chunked_reader reader(input.fd(), "shrinking.txt", options);
-  text_chunk chunk{};
-  ASSERT_TRUE(reader.next(chunk));
-  ASSERT_EQ(::ftruncate(input.fd(), 10000), 0);
-  try {
-    while (reader.next(chunk)) {
-    }
-    FAIL() << "read a shrinking mapped file to its new end without an error";
-  } catch (rowscan::error const& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("shrinking.txt: the file shrank while it was read", 0), 0u) << e.what();
-  }
+  expect_shrinking_file_error(options, 25);
 }
 
 TEST(ChunkedReaderDeathTest, AMappedBlockWhoseFileShrinksUnderItEndsWithOneErrorLine) {
