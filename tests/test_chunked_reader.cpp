@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include <csignal>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -298,6 +299,24 @@ TEST(ChunkedReaderDeathTest, AMappedBlockWhoseFileShrinksUnderItEndsWithOneError
         std::_Exit(sum == 0 ? 4 : 5);  // not reached: the pages are gone
       },
       ::testing::ExitedWithCode(1), "rowscan: error: gone.txt: the file shrank while it was read");
+}
+
+TEST(ChunkedReaderDeathTest, ASigbusSentByAnotherProcessIsNotTakenForAShrinkingFile) {
+  // Only a SIGBUS the kernel raises for an access is the file shrinking; one sent with kill(1) keeps its
+  // default action, though mapped windows live.
+  std::string const text = random_lines(27, 100000, 80, true);
+  EXPECT_EXIT(
+      {
+        support::temp_input input(text);
+        reader_options options = options_of(std::size_t{1} << 16, 128, 2, 4);
+        options.map_file = true;
+        chunked_reader reader(input.fd(), "sent.txt", options);
+        text_chunk chunk{};
+        if (!reader.next(chunk)) std::_Exit(3);
+        ::kill(::getpid(), SIGBUS);
+        std::_Exit(4);  // not reached
+      },
+      ::testing::KilledBySignal(SIGBUS), "");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <mutex>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,12 +18,15 @@ namespace {
 /// The line SIGBUS prints while a reader's windows live (the newest reader's), or null.
 std::atomic<char const*> shrink_line{nullptr};
 
-/// A mapped page whose file bytes are gone raises SIGBUS: while windows live, that is the file shrinking
-/// under the fold, so say so in one line and end with every failure's code. Only async-signal-safe calls.
-extern "C" void on_bus_error(int signal) {
+/// A mapped page whose file bytes are gone raises SIGBUS: while windows live, a SIGBUS the kernel raised
+/// for an access (si_code > 0; kill(1) gives 0 or less) is the file shrinking under the fold, so say so in
+/// one line and end with every failure's code. Any other takes the default action. Only async-signal-safe
+/// calls.
+extern "C" void on_bus_error(int signal, siginfo_t* info, void* /*context*/) {
   char const* const line = shrink_line.load();
-  if (line == nullptr) {  // not ours: the default action, once the handler returns to the faulting access
+  if (line == nullptr || info == nullptr || info->si_code <= 0) {
     std::signal(signal, SIG_DFL);
+    std::raise(signal);  // a sent signal ends the process now; a fault would again on return anyway
     return;
   }
   std::size_t size = 0;
@@ -39,7 +43,8 @@ void handle_bus_errors() {
   static std::once_flag installed;
   std::call_once(installed, [] {
     struct sigaction action{};
-    action.sa_handler = on_bus_error;
+    action.sa_sigaction = on_bus_error;
+    action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
     ::sigaction(SIGBUS, &action, nullptr);
   });
