@@ -282,41 +282,41 @@ TEST(ChunkedReader, AMappedFileThatShrinksBeforeABlockIsAnError) {
   expect_shrinking_file_error(options, 25);
 }
 
+/// In a death test's process: reads the first chunk of a file of `text` (label names it) through mapped
+/// windows, then does `then` to it (given the file's descriptor); exits 3 without a chunk, 4 if `then`
+/// returns.
+[[noreturn]] void with_first_mapped_chunk(std::string const& text, char const* label,
+                                          void (*then)(text_chunk const& chunk, int fd)) {
+  support::temp_input input(text);
+  reader_options options = options_of(std::size_t{1} << 16, 128, 2, 4);
+  options.map_file = true;
+  chunked_reader reader(input.fd(), label, options);
+  text_chunk chunk{};
+  if (!reader.next(chunk)) std::_Exit(3);
+  then(chunk, input.fd());
+  std::_Exit(4);
+}
+
 TEST(ChunkedReaderDeathTest, AMappedBlockWhoseFileShrinksUnderItEndsWithOneErrorLine) {
   // The file shrinks after its block was mapped: touching the gone page raises SIGBUS, which must end
   // the process with the reader's one line and exit code 1, not a crash.
   std::string const text = random_lines(26, 200000, 80, true);
-  EXPECT_EXIT(
-      {
-        support::temp_input input(text);
-        reader_options options = options_of(std::size_t{1} << 16, 128, 2, 4);
-        options.map_file = true;
-        chunked_reader reader(input.fd(), "gone.txt", options);
-        text_chunk chunk{};
-        if (!reader.next(chunk) || ::ftruncate(input.fd(), 0) != 0) std::_Exit(3);
-        unsigned sum = 0;
-        for (std::size_t i = 0; i < chunk.size; ++i) sum += static_cast<unsigned char>(chunk.data[i]);
-        std::_Exit(sum == 0 ? 4 : 5);  // not reached: the pages are gone
-      },
-      ::testing::ExitedWithCode(1), "rowscan: error: gone.txt: the file shrank while it was read");
+  auto const shrink_and_read = [](text_chunk const& chunk, int fd) {
+    if (::ftruncate(fd, 0) != 0) std::_Exit(3);
+    unsigned sum = 0;
+    for (std::size_t i = 0; i < chunk.size; ++i) sum += static_cast<unsigned char>(chunk.data[i]);
+    std::_Exit(sum == 0 ? 5 : 6);  // not reached: the pages are gone
+  };
+  EXPECT_EXIT(with_first_mapped_chunk(text, "gone.txt", shrink_and_read), ::testing::ExitedWithCode(1),
+              "rowscan: error: gone.txt: the file shrank while it was read");
 }
 
 TEST(ChunkedReaderDeathTest, ASigbusSentByAnotherProcessIsNotTakenForAShrinkingFile) {
   // Only a SIGBUS the kernel raises for an access is the file shrinking; one sent with kill(1) keeps its
   // default action, though mapped windows live.
   std::string const text = random_lines(27, 100000, 80, true);
-  EXPECT_EXIT(
-      {
-        support::temp_input input(text);
-        reader_options options = options_of(std::size_t{1} << 16, 128, 2, 4);
-        options.map_file = true;
-        chunked_reader reader(input.fd(), "sent.txt", options);
-        text_chunk chunk{};
-        if (!reader.next(chunk)) std::_Exit(3);
-        ::kill(::getpid(), SIGBUS);
-        std::_Exit(4);  // not reached
-      },
-      ::testing::KilledBySignal(SIGBUS), "");
+  auto const send_sigbus = [](text_chunk const&, int) { ::kill(::getpid(), SIGBUS); };
+  EXPECT_EXIT(with_first_mapped_chunk(text, "sent.txt", send_sigbus), ::testing::KilledBySignal(SIGBUS), "");
 }
 
 }  // namespace
