@@ -3,6 +3,7 @@
 
 #include "rowscan/error.hpp"
 #include "rowscan/io/mapped_windows.hpp"
+#include "rowscan/io/read_at.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -200,20 +201,8 @@ void chunked_reader::read_slice(std::uint64_t block, std::size_t slice) {
   std::size_t const bytes = states_[block % options_.buffers].bytes;  // fixed for this block: no lock needed
   std::size_t const begin = std::min(slice * slice_size_, bytes);
   std::size_t const end = std::min(begin + slice_size_, bytes);
-  char* const out = block_data(block);
-  std::uint64_t const block_offset = base_offset_ + block * options_.block_size;
-  for (std::size_t done = begin; done < end;) {
-    ssize_t const got = ::pread(fd_, out + done, end - done, static_cast<off_t>(block_offset + done));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw_read_error(label_, block_offset + done);  // positions in errors count from the file's start
-    }
-    if (got == 0) {
-      throw error(label_ + ": the file shrank while it was read (it had " + std::to_string(whole_file_) +
-                  " bytes; reading stopped at byte " + std::to_string(block_offset + done) + ")");
-    }
-    done += static_cast<std::size_t>(got);
-  }
+  // Positions in errors count from the file's start.
+  read_at(fd_, block_data(block) + begin, end - begin, base_offset_ + block * options_.block_size + begin, label_, whole_file_);
 }
 
 void chunked_reader::read_stream_block(std::uint64_t block) {

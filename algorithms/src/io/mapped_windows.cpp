@@ -2,6 +2,7 @@
 #include "rowscan/io/mapped_windows.hpp"
 
 #include "rowscan/error.hpp"
+#include "rowscan/io/read_at.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -59,8 +60,7 @@ std::size_t page_size() {
 
 mapped_windows::mapped_windows(int fd, std::string label, std::uint64_t file_size)
     : fd_(fd), label_(std::move(label)), file_size_(file_size) {
-  std::string const line = "rowscan: error: " + label_ + ": the file shrank while it was read (it had " +
-                           std::to_string(file_size_) + " bytes)\n";
+  std::string const line = "rowscan: error: " + shrank_while_read(label_, file_size_) + ")\n";
   shrink_message_ = std::make_unique<char[]>(line.size() + 1);
   std::memcpy(shrink_message_.get(), line.c_str(), line.size() + 1);
   handle_bus_errors();
@@ -80,8 +80,7 @@ char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std:
   if (::fstat(fd_, &st) != 0) throw error(label_ + ": cannot read at byte " + std::to_string(offset) + ": " + std::strerror(errno));
   auto const now = static_cast<std::uint64_t>(st.st_size);
   if (now < offset + size) {
-    throw error(label_ + ": the file shrank while it was read (it had " + std::to_string(file_size_) +
-                " bytes; reading stopped at byte " + std::to_string(now) + ")");
+    throw error(shrank_while_read(label_, file_size_) + "; reading stopped at byte " + std::to_string(now) + ")");
   }
   window w;
   char const* data = nullptr;
@@ -98,16 +97,7 @@ char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std:
   }
   if (data == nullptr) {
     w.copy.resize(size + padding);  // the padding's value does not matter: a fold only may read it
-    for (std::size_t done = 0; done < size;) {
-      ssize_t const got = ::pread(fd_, w.copy.data() + done, size - done, static_cast<off_t>(offset + done));
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) throw error(label_ + ": cannot read at byte " + std::to_string(offset + done) + ": " + std::strerror(errno));
-      if (got == 0) {
-        throw error(label_ + ": the file shrank while it was read (it had " + std::to_string(file_size_) +
-                    " bytes; reading stopped at byte " + std::to_string(offset + done) + ")");
-      }
-      done += static_cast<std::size_t>(got);
-    }
+    read_at(fd_, w.copy.data(), size, offset, label_, file_size_);
     data = w.copy.data();
   }
   std::lock_guard<std::mutex> lock(mutex_);
