@@ -98,7 +98,7 @@ inline std::string job_inputs_help() {
          "subdirectories with --recursive (else named in a warning). No file at all is an error. A UTF-8 byte order\n"
          "mark at the start of a file is skipped (byte offsets in errors still count it).\n"
          "--threads N, else ROWSCAN_THREADS=N, sets N reader and N compute threads; without either, OMP_NUM_THREADS\n"
-         "sets the compute threads on the CPU build (default: one per core).\n"
+         "sets the compute threads on the CPU build (default: one per core, less one from 16 cores).\n"
          "Sizes take binary suffixes: 1K = 1KiB = 1KB is 1024 bytes, 64M = 64MB is 64 MiB, 1G = 1GB is 1 GiB.\n";
 }
 
@@ -191,7 +191,7 @@ inline void add_job_options(cxxopts::Options& options, std::size_t min_chunk) {
        "BYTES")
       ("threads", "N threads compute (host workers, OpenMP) and N read a regular file (host workers alone: one "
                   "reader per four), 1 to 64 (default: ROWSCAN_THREADS, else OMP_NUM_THREADS compute and one reader "
-                  "per core up to 16, else one per core)",
+                  "per core up to 16, else one per core; from 16 cores one compute thread fewer)",
        cxxopts::value<std::string>(), "N")
       ("stats", "print to stderr where the job ran, the time of each stage, and each worker's share")
       ("skip-invalid", "skip bad lines instead of stopping at the first; the answer covers the valid lines, and "

@@ -66,8 +66,8 @@ constexpr char const* usage_text =
     "Sizes take binary suffixes: 1K = 1KiB = 1KB is 1024 bytes, 64M = 64MiB = 64MB is 64 x 2^20 bytes.\n"
     "Exit codes: 0 the answer, 1 bad input or a runtime error (a missing file, a failed write), 2 a usage error.\n"
     "Threads: --threads N, else ROWSCAN_THREADS=N, sets N reader and N compute threads (host workers, OpenMP);\n"
-    "without either, OMP_NUM_THREADS sets the compute threads on the CPU build (default: one per core). A bad\n"
-    "value of any of the three is a usage error.\n";
+    "without either, OMP_NUM_THREADS sets the compute threads on the CPU build (default: one per core, less one\n"
+    "from 16 cores). A bad value of any of the three is a usage error.\n";
 
 /// The engines of this build, as --version names them: "CUDA, and OMP on the host", or "OMP".
 std::string engines_built() {

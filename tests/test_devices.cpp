@@ -49,4 +49,17 @@ TEST(Devices, SmallInputsGrowWithTheHostsWorkers) {
   EXPECT_GE(rowscan::job::host_worker_count(), 1u);
 }
 
+// Without a count named, every core gets a worker until there are enough cores to leave one to the
+// driver's thread; never none.
+TEST(Devices, DefaultHostWorkersLeaveOneCoreToTheDriverFromSixteenCores) {
+  using rowscan::job::cores_that_spare_one_for_the_driver;
+  using rowscan::job::default_host_workers;
+  EXPECT_EQ(default_host_workers(0), 1u);
+  for (unsigned cores = 1; cores < cores_that_spare_one_for_the_driver; ++cores) {
+    EXPECT_EQ(default_host_workers(cores), cores) << cores << " cores";
+  }
+  EXPECT_EQ(cores_that_spare_one_for_the_driver, 16u);
+  for (unsigned cores : {16u, 17u, 32u, 64u, 128u}) EXPECT_EQ(default_host_workers(cores), cores - 1) << cores << " cores";
+}
+
 }  // namespace

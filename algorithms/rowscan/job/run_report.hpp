@@ -35,7 +35,7 @@ struct job_options {
   std::size_t fail_allocations_above = 0;
   /// Called after each block with the input bytes done so far (for a progress display).
   std::function<void(std::uint64_t)> progress;
-  /// Workers folding blocks at once on the host systems; 0: omp_get_max_threads() (OMP_NUM_THREADS).
+  /// Workers folding blocks at once on the host systems; 0: host_worker_count() (devices.hpp).
   unsigned workers = 0;
   /// Under CUDA, a worker for each GPU listed (a GPU listed twice gets two), all fed from one queue;
   /// empty: one worker, on the calling thread's current GPU.

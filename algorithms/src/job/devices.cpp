@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cstdlib>
 
 namespace rowscan::job {
 
@@ -39,7 +40,11 @@ std::atomic<int> local_rank{0};  // set once, before any job, by the MPI start-u
 
 unsigned host_worker_count() {
   unsigned const limit = thread_limit.load();
-  return limit != 0 ? limit : static_cast<unsigned>(std::max(1, omp_get_max_threads()));
+  if (limit != 0) return limit;
+  // OpenMP's count: OMP_NUM_THREADS if it is set, else the cores this process may run on (its affinity).
+  auto const threads = static_cast<unsigned>(std::max(1, omp_get_max_threads()));
+  char const* const asked = std::getenv("OMP_NUM_THREADS");
+  return asked != nullptr && *asked != '\0' ? threads : default_host_workers(threads);
 }
 
 void limit_host_threads(unsigned n) {

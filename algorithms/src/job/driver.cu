@@ -9,6 +9,7 @@
 #include "rowscan/io/pinned_memory.hpp"
 #include "rowscan/io/text_uploader.hpp"
 #include "rowscan/job/block_queue.hpp"
+#include "rowscan/job/devices.hpp"
 #include "rowscan/job/lockable_memory.hpp"
 #include "rowscan/job/shared_run.hpp"
 #include "rowscan/job/merge_reports.hpp"
@@ -264,7 +265,7 @@ std::vector<int> worker_devices(job_options const& options) {
 #if ROWSCAN_HAS_CUB
   return options.gpus.empty() ? std::vector<int>{no_device} : options.gpus;
 #else
-  std::size_t const n = options.workers != 0 ? options.workers : static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+  std::size_t const n = options.workers != 0 ? options.workers : host_worker_count();
   return std::vector<int>(n, no_device);
 #endif
 }
