@@ -180,7 +180,12 @@ GNUPLOT
   echo "charts: docs/charts/$label.svg"
 done
 
-# The host engine's scaling (docs/performance.md, "The host engine"), drawn by scripts/scaling_chart.py.
+# The host engine's scaling (docs/performance.md, "The host engine"), drawn by scripts/scaling_chart.py:
+# as the code is on the 2-GPU machine's 32 cores, then earlier commits on the H100 machine and the H200s.
+python3 scripts/scaling_chart.py docs/data/host_scaling-h100x2.csv s413.txt docs/charts/host_scaling_413-h100x2.svg \
+  "rowscan stations --devices cpu against the CPU programs, 1 to 32 cores: 413 stations, 2.8 GB"
+python3 scripts/scaling_chart.py docs/data/host_scaling-h100x2.csv s10k.txt docs/charts/host_scaling_10k-h100x2.svg \
+  "The same: 10,000 stations, 3.8 GB"
 python3 scripts/scaling_chart.py docs/data/host_engine-h100.csv s413.txt docs/charts/host_scaling_413-h100.svg \
   "rowscan stations --devices cpu against the CPU programs: 413 stations, 2.8 GB"
 python3 scripts/scaling_chart.py docs/data/host_engine-h100.csv s10k.txt docs/charts/host_scaling_10k-h100.svg \
