@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -96,6 +97,19 @@ void expect_same_skips(rowscan::skipped_lines const& got, std::vector<reference:
   }
 }
 
+/// The 1BRC answer of a station table, and the merge of two tables, on one context.
+struct station_table_answer {
+  rowscan::context const& ctx;
+  std::string operator()(rowscan::stations::station_table const& table) const {
+    std::ostringstream out;
+    rowscan::stations::write_onebrc(out, to_host_summaries(sorted_by_name(table, ctx)));
+    return out.str();
+  }
+  auto merge() const {
+    return [this](auto const& a, auto const& b) { return rowscan::stations::merge_tables(a, b, ctx); };
+  }
+};
+
 struct folded {
   std::vector<rowscan::stations::station_table> tables;
   std::vector<job::tally> tallies;
@@ -135,6 +149,81 @@ TEST(PartialMerge, StationTablesMergeInAnyGrouping) {
         job::tally const whole = merge_in_random_tree(f.tallies, [](auto const& a, auto const& b) { return job::merge(a, b); }, rng);
         EXPECT_EQ(whole.bytes, text.size());
         EXPECT_FALSE(whole.stop.has_value());
+        expect_same_skips(job::located_skips(whole, "input.txt"), skipped);
+      }
+    }
+  }
+}
+
+/// Station name -> count of a table, on the host.
+std::map<std::string, std::int64_t> counts_of(rowscan::stations::station_table const& table) {
+  std::map<std::string, std::int64_t> counts;
+  for (auto const& s : rowscan::stations::to_host_summaries(table)) counts[s.name] = s.count;
+  return counts;
+}
+
+// Shared stations carry names, never readings: a take adds the stations it lacks with count 0 and
+// leaves the taker's readings as they were; an offer that adds nothing gives nothing new to take.
+TEST(PartialMerge, SharedStationsCarryNamesAndNoReadings) {
+  rowscan::context ctx;
+  auto table_of = [&](std::string const& text) {
+    device_block const device(text);
+    rowscan::stations::worker worker(ctx, {~std::uint64_t{0}, false, false});
+    worker.fold(device.data(), text.size());
+    return worker.partial();
+  };
+  rowscan::stations::station_table const first = table_of("Oslo;1.0\nLima;2.0\nOslo;3.0\n");
+  rowscan::stations::station_table mine = table_of("Lima;5.0\nKyiv;-1.0\n");
+  rowscan::stations::shared_stations shared;
+  std::uint64_t seen = 0;
+  EXPECT_FALSE(shared.take_into(mine, seen, ctx));  // nothing offered yet
+
+  shared.offer(first, ctx);
+  EXPECT_EQ(shared.size(), 2u);
+  EXPECT_TRUE(shared.take_into(mine, seen, ctx));
+  EXPECT_EQ(counts_of(mine), (std::map<std::string, std::int64_t>{{"Kyiv", 1}, {"Lima", 1}, {"Oslo", 0}}));
+  EXPECT_FALSE(shared.take_into(mine, seen, ctx));  // taken already
+
+  shared.offer(table_of("Oslo;9.9\n"), ctx);  // nothing new: no new version
+  EXPECT_FALSE(shared.take_into(mine, seen, ctx));
+  shared.offer(mine, ctx);  // Kyiv is new to the shared stations
+  EXPECT_EQ(shared.size(), 3u);
+
+  rowscan::stations::station_table late;  // a worker that has learned nothing takes everything at once
+  std::uint64_t late_seen = 0;
+  EXPECT_TRUE(shared.take_into(late, late_seen, ctx));
+  EXPECT_EQ(counts_of(late), (std::map<std::string, std::int64_t>{{"Kyiv", 0}, {"Lima", 0}, {"Oslo", 0}}));
+  EXPECT_FALSE(shared.take_into(mine, seen, ctx));  // mine offered Kyiv itself; it gains nothing, so false
+}
+
+// Workers that share what they learn still merge to the reference's answer, whatever they learned from
+// each other: blocks folded one after another by workers of their own, all sharing one set of
+// stations, so that later workers hold stations (count 0) they never read a line of.
+TEST(PartialMerge, WorkersSharingTheirStationsMergeToTheReference) {
+  rowscan::context ctx;
+  for (std::uint32_t seed : {4u, 5u, 6u}) {
+    std::mt19937 rng(seed);
+    std::string const text = measurements_with_bad_lines(rng, 3000, light(40000, 4000), 25);
+    std::vector<reference::skipped_line> skipped;
+    std::string const expected = reference::stations_answer(text, &skipped);
+    for (unsigned key_bits : {64u, 3u}) {
+      for (std::size_t parts : {2, 5, 16}) {
+        SCOPED_TRACE("seed=" + std::to_string(seed) + " key_bits=" + std::to_string(key_bits) +
+                     " parts=" + std::to_string(parts));
+        std::uint64_t const key_mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+        rowscan::stations::shared_stations shared;
+        folded f;
+        for (std::string const& block : random_split(text, parts, rng)) {
+          device_block const device(block);
+          rowscan::stations::worker worker(ctx, {key_mask, false, true, &shared});
+          job::tally t = worker.fold(device.data(), block.size());
+          t.bytes = block.size();
+          f.tables.push_back(worker.partial());
+          f.tallies.push_back(t);
+        }
+        station_table_answer answer_of{ctx};
+        EXPECT_EQ(answer_of(merge_in_random_tree(f.tables, answer_of.merge(), rng)), expected);
+        job::tally const whole = merge_in_random_tree(f.tallies, [](auto const& a, auto const& b) { return job::merge(a, b); }, rng);
         expect_same_skips(job::located_skips(whole, "input.txt"), skipped);
       }
     }

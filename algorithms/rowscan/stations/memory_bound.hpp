@@ -33,6 +33,9 @@
 //   buckets (16) a station and the names padded to words (N + 8 S), and while it is rebuilt their host
 //   copies (16 S + N) and the names as strings (about 48 S + N): about 104 S + 3 N more, hence 448 S +
 //   8 N in all (with 100-byte names, 320 S + 5 N alone was exceeded at small chunks: docs/performance.md).
+// - Several host workers share the stations they learn (shared_stations.hpp): one more table at rest
+//   (40 S + N) and, while a worker adds to it, one merge (at most about 240 S + 4 N). The measured
+//   table took at most 300 S + 3.9 N of each worker's 448 S + 8 N, so two or more workers' terms hold it.
 // - 32 MiB: the process, its threads, and the general path's smallest piece (1 MiB of text).
 //
 // The chunk size moves only the first term. A table that does not fit does not fit at any chunk size.

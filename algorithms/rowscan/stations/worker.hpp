@@ -8,6 +8,7 @@
 //                                                          the dictionary is rebuilt before the next fast block
 // On the host systems (one thread a worker; fold_in_order):
 //   block -> fast_reducer.fold_known_lines up to the first unknown line
+//         -> the stations the run's other workers learned since (shared_stations)    -> again, or
 //         -> general_grouper.fold(a piece from there: 64 KiB, then twice as much each time) -> again
 //
 // The worker's partial answer is its station table (table.hpp): every station of the blocks it folded,
@@ -24,6 +25,7 @@
 #include "rowscan/stations/general_grouper.hpp"
 #include "rowscan/stations/observer.hpp"
 #include "rowscan/stations/path_policy.hpp"
+#include "rowscan/stations/shared_stations.hpp"
 #include "rowscan/stations/table.hpp"
 
 #include <cstddef>
@@ -44,6 +46,9 @@ struct worker_options {
   std::uint64_t key_mask = ~std::uint64_t{0};  ///< the name-hash bits used as keys (tests use fewer)
   bool portable_only = false;                   ///< skip the CUB fast paths (to test the portable ones on a GPU)
   bool skip_invalid = false;                    ///< leave bad lines out instead of stopping at the first
+  /// The host systems' workers of one run share the stations they learn here (nullptr: each learns its
+  /// own). The GPU's fold does not use it.
+  shared_stations* shared = nullptr;
 };
 
 class worker final : public job::block_worker {
@@ -76,6 +81,13 @@ class worker final : public job::block_worker {
 
   context ctx_;
   bool explained_;  // an observer watches (--explain): the GPU's composition, whose arrays it shows
+#if !ROWSCAN_HAS_CUB
+  /// Takes the stations the run's other workers learned since the last take; true if the table grew.
+  bool take_shared_stations();
+
+  shared_stations* shared_;
+  std::uint64_t shared_seen_ = 0;  // the version of shared_ last taken
+#endif
   station_table table_;
   station_dictionary dictionary_;
   fast_reducer fast_;

@@ -11,6 +11,7 @@
 #include "rowscan/stage.hpp"
 #include "rowscan/stations/memory_bound.hpp"
 #include "rowscan/stations/merge_summaries.hpp"
+#include "rowscan/stations/shared_stations.hpp"
 #include "rowscan/stations/stats.hpp"
 #include "rowscan/stations/table.hpp"
 #include "rowscan/stations/worker.hpp"
@@ -62,8 +63,11 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
   summary out;
   out.times = job::stage_times(stage_names());
   out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
+  // What one host worker learns, the others take (shared_stations.hpp); a lone worker has no one to tell.
+  shared_stations learned;
+  shared_stations* const share = job::worker_devices(options).size() > 1 ? &learned : nullptr;
   job::worker_set<worker> workers(options, out, [&](context const& ctx) {
-    return worker(ctx, {key_mask(options.key_bits), options.portable_only, options.skip_invalid});
+    return worker(ctx, {key_mask(options.key_bits), options.portable_only, options.skip_invalid, share});
   });
   std::size_t const block_size = std::max<std::size_t>(out.chunk_size / 2, 1);  // two device slots
   std::string const label =

@@ -16,7 +16,11 @@ namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
 
 worker::worker(context const& ctx, worker_options const& options, block_observer* observer)
-    : ctx_(ctx), explained_(observer != nullptr), dictionary_(options.key_mask),
+    : ctx_(ctx), explained_(observer != nullptr),
+#if !ROWSCAN_HAS_CUB
+      shared_(options.shared),
+#endif
+      dictionary_(options.key_mask),
       fast_(ctx, options.portable_only, observer), general_(ctx, options.key_mask, options.skip_invalid, observer) {}
 
 void worker::start_from(station_table table) {
@@ -82,9 +86,12 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
     } else if (!try_fast || table_.size() > 0) {
       piece = size;  // backing off, or too many stations for ids: the general path takes the rest at once
     }
-    // The first line the dictionary does not know starts a piece for the general path.
+    // The first line the dictionary does not know: another worker may have learned its station.
+    if (try_fast && take_shared_stations()) continue;
+    // Else it starts a piece for the general path.
     char const* const here = text + block.bytes;
     std::size_t const end = whole_lines_through(here, size - block.bytes, piece);
+    std::size_t const stations_before = table_.size();
     job::tally t;
     try {
       t = general_.fold(here, end, table_);
@@ -97,6 +104,7 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
     t.bytes = end;
     block = job::merge(std::move(block), t);
     if (block.stop) return block;
+    if (shared_ != nullptr && table_.size() > stations_before) shared_->offer(table_, ctx_);
     dictionary_.invalidate();
     learned_bytes += end;
     piece *= 2;
@@ -109,6 +117,19 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
   ctx_.pool().release_unused();  // as in fold(): the table's arrays grew into larger size classes
   paths_.general_ran();
   return block;
+}
+#endif
+
+#if !ROWSCAN_HAS_CUB
+bool worker::take_shared_stations() {
+  if (shared_ == nullptr) return false;
+  try {
+    if (!shared_->take_into(table_, shared_seen_, ctx_)) return false;
+  } catch (std::bad_alloc const&) {
+    return false;  // the table is as it was; the general path learns the station, in the memory it can
+  }
+  dictionary_.invalidate();
+  return true;
 }
 #endif
 
