@@ -41,11 +41,11 @@ constexpr std::uint64_t host_bytes_per_worker_while_a_gpu_starts = std::uint64_t
 /// From this many cores, host workers leave one core to the driver's thread when nothing names their
 /// count. That thread maps each block's window and hands it to a worker (job::run_blocks); with a
 /// worker on every core it waits for a core each time it wakes, and the workers wait for it. On the
-/// 2-GPU machine's cores, 1e9 rows, medians of 5 (docs/performance.md, "Readers and workers on the
-/// same cores"): 32 cores 0.94 s with 32 workers against 0.84 s with 31 (413 stations), and in the
-/// next lease 0.97 / 1.49 s against 0.92 / 1.44 s (413 / 10,000); 16 cores 1.57 / 2.34 s against
-/// 1.40 / 2.24 s with 15. Below 16 cores a worker is a larger share of the machine than the driver's
-/// waits cost.
+/// 2-GPU machine's cores, 1e9 rows, medians of 5 (docs/performance.md, "A core for the driver's
+/// thread"): 32 cores 0.94 s with 32 workers against 0.84 s with 31 (413 stations); in the next lease
+/// 0.97 / 1.49 s against 0.92 / 1.44 s (413 / 10,000), and 16 cores 1.57 / 2.34 s against 1.40 / 2.24 s
+/// with 15; in a third, 0.88 / 1.60 s against 0.85 / 1.64 s. Below 16 cores a worker is a larger share
+/// of the machine than the driver's waits cost.
 constexpr unsigned cores_that_spare_one_for_the_driver = 16;
 
 /// Host workers on `cores` cores when nothing names their count: one per core, less one from
