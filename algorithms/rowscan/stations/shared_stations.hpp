@@ -25,6 +25,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 
 namespace rowscan::stations {
@@ -47,7 +48,9 @@ class shared_stations {
 
  private:
   std::mutex mutex_;
-  station_table held_;                     ///< every station offered; each row the empty summary
+  /// Every station offered, each row the empty summary. Never changed once made: an offer makes a new
+  /// one, so a take merges from the one it found without copying it, and the last holder frees it.
+  std::shared_ptr<station_table const> held_ = std::make_shared<station_table const>();
   std::atomic<std::uint64_t> version_{0};  ///< offers that added a station
 };
 
