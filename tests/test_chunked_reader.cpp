@@ -2,6 +2,7 @@
 // io::chunked_reader: chunks of whole lines from files (many pread threads) and pipes (one reader).
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
+#include "rowscan/io/mapped_windows.hpp"
 
 #include "support/temp_input.hpp"
 
@@ -248,8 +249,10 @@ TEST(ChunkedReader, MappedFilesGiveTheChunksOfCopiedOnes) {
       for (unsigned held : {1u, 4u}) {
         for (std::size_t padding : {std::size_t{0}, std::size_t{16}}) {
           for (off_t start : {off_t{0}, off_t{4097}}) {
+           for (std::size_t per_window : {std::size_t{1}, std::size_t{3}}) {
             SCOPED_TRACE("seed=" + std::to_string(seed) + " block=" + std::to_string(block) + " held=" +
-                         std::to_string(held) + " padding=" + std::to_string(padding) + " start=" + std::to_string(start));
+                         std::to_string(held) + " padding=" + std::to_string(padding) + " start=" + std::to_string(start) +
+                         " blocks_per_window=" + std::to_string(per_window));
             // A map call a byte (and a hand-over a byte for the copies): one case is enough.
             if (block == 1 && (seed != 21 || held != 1 || start != 0)) continue;
             // The copying reader reuses its ring in block order: a caller that holds chunks while it asks
@@ -264,15 +267,66 @@ TEST(ChunkedReader, MappedFilesGiveTheChunksOfCopiedOnes) {
             std::vector<chunk_record> const expected = every_chunk(input.fd(), copied);
             reader_options mapped = copied;
             mapped.map_file = true;
+            mapped.blocks_per_window = per_window;
             ASSERT_EQ(::lseek(input.fd(), start, SEEK_SET), start);
             std::vector<chunk_record> const got = every_chunk(input.fd(), mapped);
             ASSERT_EQ(got.size(), expected.size());
             for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], expected[i]) << "chunk " << i;
+           }
           }
         }
       }
     }
   }
+}
+
+TEST(MappedWindows, BlocksShareAWindowThatGoesOnceTheyAreBackAndTheReaderIsPast) {
+  std::string const text = random_lines(27, 41000, 40, true);  // 10 blocks and a few bytes
+  ASSERT_GT(text.size(), std::size_t{10} * 4096);
+  ASSERT_LT(text.size(), std::size_t{12} * 4096);  // window 2 ends at the file's end
+  support::temp_input input(text);
+  rowscan::io::window_layout layout;
+  layout.block_size = 4096;
+  layout.blocks_per_window = 4;
+  layout.lead = 128;
+  layout.padding = 16;
+  rowscan::io::mapped_windows windows(input.fd(), "input.txt", text.size(), layout);
+  auto expect_bytes = [&](char const* view, std::uint64_t offset, std::size_t size) {
+    EXPECT_EQ(std::string(view, size), text.substr(offset, size)) << "offset " << offset;
+  };
+  // Blocks 0-3 share window 0; block 1's view starts with a carried line of the whole lead.
+  for (std::uint64_t b = 0; b < 4; ++b) {
+    std::uint64_t const offset = b == 1 ? 4096 - 128 : b * 4096;
+    std::size_t const size = 4096 - (b == 1 ? 0 : 100);
+    expect_bytes(windows.view(b, offset, size), offset, size);
+  }
+  EXPECT_EQ(windows.windows_mapped(), 1u);
+  // Block 4 opens window 1; window 0 stays while its blocks are out, and goes with the last of them.
+  expect_bytes(windows.view(4, 4 * 4096 - 129, 4096), 4 * 4096 - 129, 4096);  // longer than the lead: a copy
+  expect_bytes(windows.view(5, 5 * 4096, 4000), 5 * 4096, 4000);
+  EXPECT_EQ(windows.windows_mapped(), 2u);
+  EXPECT_EQ(windows.windows_held(), 2u);
+  for (std::uint64_t b : {2u, 0u, 3u}) windows.release(b);
+  EXPECT_EQ(windows.windows_held(), 2u);
+  windows.release(1);
+  EXPECT_EQ(windows.windows_held(), 1u);
+  // Window 1's blocks all back before the reader is past it: it stays until block 8 opens window 2.
+  windows.release(4);
+  windows.release(5);
+  EXPECT_EQ(windows.windows_held(), 1u);
+  expect_bytes(windows.view(8, 8 * 4096, 4096), 8 * 4096, 4096);
+  EXPECT_EQ(windows.windows_held(), 1u);
+  EXPECT_EQ(windows.windows_mapped(), 3u);
+  // The file's last bytes have no padding after them in the file: a copy, with its padding readable.
+  std::size_t const tail = 50;
+  char const* const last = windows.view(9, text.size() - tail, tail);
+  expect_bytes(last, text.size() - tail, tail);
+  unsigned padding_sum = 0;
+  for (std::size_t i = 0; i < layout.padding; ++i) padding_sum += static_cast<unsigned char>(last[tail + i]);
+  static std::atomic<unsigned> sink{0};
+  sink += padding_sum;
+  windows.release(9);
+  windows.release(8);
 }
 
 TEST(ChunkedReader, AMappedFileThatShrinksBeforeABlockIsAnError) {

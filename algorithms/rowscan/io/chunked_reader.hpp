@@ -73,6 +73,9 @@ struct reader_options {
   /// A regular file's chunks are views of its mapped pages (io/mapped_windows.hpp) instead of copies in
   /// a ring: for a caller that folds them where they lie. No reader threads; a stream is read as before.
   bool map_file = false;
+  /// map_file: consecutive blocks that share one mapped window (io/mapped_windows.hpp). More make fewer
+  /// mmap and munmap calls; the pages of a window stay mapped until its last block is back.
+  std::size_t blocks_per_window = 1;
 };
 
 /// Reads a file descriptor (a file, a pipe) in chunks of whole lines, with reader threads ahead of the caller.

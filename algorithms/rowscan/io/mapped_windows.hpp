@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/io/mapped_windows.hpp: a file's blocks read where the page cache holds them, one mapped window
-// a block, each unmapped when its block comes back.
+// rowscan/io/mapped_windows.hpp: a file's blocks read where the page cache holds them, through mapped
+// windows of several consecutive blocks, each unmapped once every block of it has come back.
 //
-//   file --mmap(window of block k)--> view: the block's bytes in the page cache, no copy
-//        --release(k) on the worker that folded it--> munmap, so no more than the lent blocks stay mapped
+//   file --mmap(window w: blocks [w m, (w + 1) m), the carried line before them, the padding after)-->
+//        view(block k): the block's bytes inside its window, no copy
+//        --release(k) on the worker that folded it--> the window's last block back, and the reader past it: munmap
 //
 // A host worker folds a block where it lies, so a copy of the file into the reader's blocks is a pass
 // over the text that only moves it. 16 host workers on the H100 machine, 1e9 rows: 1.52 s mapped
 // against 1.98 s copied (413 stations), 2.57 against 3.22 s (10,000); 32 cores 1.09 against 1.36 s
-// (docs/data/host_engine_mapped-h100.csv, -h100x2.csv). The whole file mapped at once was slower at 32
-// cores: unmapping 13.8 GB at the end took 0.1 s. A window is mapped with the bytes the fold may read past its
-// end (the workload's padding); near the file's end, where the file has no such bytes, or where the
-// system refuses the mapping (a file system that cannot map, a low `ulimit -v`), the view is a copy. A file that shrinks is found before each window is mapped (the reader's error); one that
-// shrinks while a mapped block is folded raises SIGBUS, which ends the process with one error line
-// naming the file and exit code 1, never a crash.
+// (docs/data/host_engine_mapped-h100.csv, -h100x2.csv). A window of m blocks makes m times fewer mmap
+// and munmap calls, each of which takes the process's address-space lock against every worker's page
+// faults, and each munmap interrupts every core the process runs on to flush its TLB: with 31 workers
+// on 32 cores a window a block left the driver waiting for its own mmap calls 1-2 s of a run in some
+// leases (docs/data/host_windows-h100x2.csv). The whole file mapped at once was slower at 32 cores:
+// unmapping 13.8 GB at the end took 0.1 s, and every page stays resident to the end. Resident pages
+// stay bounded: a window goes once its blocks are back, so at most the lent blocks' windows and the
+// one being read are mapped.
+//
+// A view that does not fit its window (a carried line longer than the window's lead), near the file's
+// end where the file has no bytes for the padding, or where the system refuses the mapping (a file
+// system that cannot map, a low `ulimit -v`) is a copy. A file that shrinks is found before each view
+// (the reader's error); one that shrinks while a mapped block is folded raises SIGBUS, which ends the
+// process with one error line naming the file and exit code 1, never a crash.
 #pragma once
 
 #include <cstddef>
@@ -21,41 +30,75 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace rowscan::io {
 
+/// Where the blocks lie, for the windows: block k is the file's bytes [first_byte + k block_size, ...)
+/// and its view may start up to `lead` bytes before that (the line carried into it) and read `padding`
+/// bytes past its end.
+struct window_layout {
+  std::uint64_t first_byte = 0;
+  std::size_t block_size = std::size_t{1} << 20;
+  std::size_t blocks_per_window = 1;
+  std::size_t lead = 0;
+  std::size_t padding = 0;
+};
+
 class mapped_windows {
  public:
   /// Windows of the regular file fd, which had file_size bytes when reading started. label names it in
-  /// errors.
-  mapped_windows(int fd, std::string label, std::uint64_t file_size);
+  /// errors. Blocks are viewed in increasing order (each at most once); they come back in any order.
+  mapped_windows(int fd, std::string label, std::uint64_t file_size, window_layout const& layout);
   ~mapped_windows();  ///< unmaps every window left
   mapped_windows(mapped_windows const&) = delete;
   mapped_windows& operator=(mapped_windows const&) = delete;
 
-  /// Bytes [offset, offset + size) of the file (offset from its start), followed by `padding` readable
-  /// bytes: the file's own where it has them and the system maps them, else a copy's. Valid until release(block). Throws
-  /// rowscan::error naming the file if it now has fewer than offset + size bytes, or if mapping or
-  /// reading fails.
-  char const* view(std::uint64_t block, std::uint64_t offset, std::size_t size, std::size_t padding);
+  /// Bytes [offset, offset + size) of the file (offset from its start), block's view, followed by the
+  /// layout's padding in readable bytes: the file's own where it has them and the system maps them, else
+  /// a copy's. Valid until release(block). Throws rowscan::error naming the file if it now has fewer than
+  /// offset + size bytes, or if mapping or reading fails.
+  char const* view(std::uint64_t block, std::uint64_t offset, std::size_t size);
 
   /// Ends block's view (nothing if it has none). Thread-safe: workers give their blocks back.
   void release(std::uint64_t block);
 
+  /// Windows mapped so far, and those mapped now (for tests: views share them, and they go).
+  std::size_t windows_mapped() const;
+  std::size_t windows_held() const;
+
  private:
   struct window {
-    void* mapping = nullptr;  ///< the mmap'ed pages, or null for a copy
+    void* mapping = nullptr;     ///< the mmap'ed pages, or null where the system refused them
     std::size_t mapped_bytes = 0;
-    std::vector<char> copy;   ///< a view near the file's end
+    std::uint64_t start = 0;     ///< the file offset of mapping[0]
+    std::size_t views = 0;       ///< blocks viewed in it and not yet back
+    bool passed = false;         ///< the reader has viewed a block of a later window: no more views come
   };
+  struct one_view {
+    bool in_window = false;      ///< a view inside windows_[window]; else the copy
+    std::uint64_t window = 0;
+    std::vector<char> copy;      ///< a view that no window holds
+  };
+  struct unmapping {
+    void* mapping = nullptr;
+    std::size_t bytes = 0;
+  };
+
+  window map_window(std::uint64_t w, std::uint64_t file_size_now) const;
+  /// Takes out window w if it is done (passed, every view back); mutex_ held.
+  std::optional<unmapping> take_if_done(std::uint64_t w);
 
   int fd_;
   std::string label_;
   std::uint64_t file_size_;
-  std::mutex mutex_;
-  std::map<std::uint64_t, window> windows_;  ///< by block
+  window_layout layout_;
+  mutable std::mutex mutex_;
+  std::map<std::uint64_t, window> windows_;  ///< by window number
+  std::map<std::uint64_t, one_view> views_;  ///< by block
+  std::size_t windows_mapped_ = 0;
   std::unique_ptr<char[]> shrink_message_;   ///< what SIGBUS prints while these windows live
 };
 

@@ -60,7 +60,9 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
     file_size_ = std::min(size > base_offset_ ? size - base_offset_ : 0, options_.max_bytes);
     block_count_ = (file_size_ + options_.block_size - 1) / options_.block_size;
     if (options_.map_file) {  // views of the file's pages: no ring to fill, no threads to fill it
-      windows_ = std::make_unique<mapped_windows>(fd_, label_, whole_file_);
+      window_layout const layout{base_offset_, options_.block_size, options_.blocks_per_window, options_.max_line,
+                                 options_.padding};
+      windows_ = std::make_unique<mapped_windows>(fd_, label_, whole_file_, layout);
       return;
     }
     threads = options_.threads != 0 ? options_.threads : default_threads();
@@ -363,7 +365,7 @@ bool chunked_reader::next_mapped(text_chunk& chunk) {
     auto const bytes = static_cast<std::size_t>(std::min<std::uint64_t>(options_.block_size, file_size_ - block_start));
     std::uint64_t const offset = carry_offset_;  // the carried line is the file's bytes before the block
     auto const carried = static_cast<std::size_t>(block_start - offset);
-    char const* const data = windows_->view(number, base_offset_ + offset, carried + bytes, options_.padding);
+    char const* const data = windows_->view(number, base_offset_ + offset, carried + bytes);
     block_cut const cut = cut_block(data, carried, bytes, current_ == block_count_);
     finished_ = cut.ends;
     carry_offset_ = offset + cut.chunk;

@@ -4,6 +4,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/read_at.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -58,8 +59,9 @@ std::size_t page_size() {
 
 }  // namespace
 
-mapped_windows::mapped_windows(int fd, std::string label, std::uint64_t file_size)
-    : fd_(fd), label_(std::move(label)), file_size_(file_size) {
+mapped_windows::mapped_windows(int fd, std::string label, std::uint64_t file_size, window_layout const& layout)
+    : fd_(fd), label_(std::move(label)), file_size_(file_size), layout_(layout) {
+  layout_.blocks_per_window = std::max<std::size_t>(layout_.blocks_per_window, 1);
   std::string const line = "rowscan: error: " + shrank_while_read(label_, file_size_) + ")\n";
   shrink_message_ = std::make_unique<char[]>(line.size() + 1);
   std::memcpy(shrink_message_.get(), line.c_str(), line.size() + 1);
@@ -70,51 +72,119 @@ mapped_windows::mapped_windows(int fd, std::string label, std::uint64_t file_siz
 mapped_windows::~mapped_windows() {
   char const* mine = shrink_message_.get();
   shrink_line.compare_exchange_strong(mine, nullptr);
-  for (auto& [block, w] : windows_) {
+  for (auto& [number, w] : windows_) {
     if (w.mapping != nullptr) ::munmap(w.mapping, w.mapped_bytes);
   }
 }
 
-char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std::size_t size, std::size_t padding) {
+/// Window w's pages: its blocks, the lead before them and the padding after, within the file's bytes now
+/// (no page past the file's end is mapped: touching it would raise SIGBUS). Unmapped if the system refuses.
+mapped_windows::window mapped_windows::map_window(std::uint64_t w, std::uint64_t file_size_now) const {
+  std::uint64_t const window_bytes = std::uint64_t{layout_.block_size} * layout_.blocks_per_window;
+  std::uint64_t const first = layout_.first_byte + w * window_bytes;
+  std::uint64_t const begin = first - std::min<std::uint64_t>(first, layout_.lead);
+  std::uint64_t const end = std::min(first + window_bytes + layout_.padding, file_size_now);
+  window mapped;
+  mapped.start = begin - begin % page_size();
+  if (end <= mapped.start) return mapped;
+  auto const bytes = static_cast<std::size_t>(end - mapped.start);
+  void* const p = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd_, static_cast<off_t>(mapped.start));
+  if (p != MAP_FAILED) {
+    mapped.mapping = p;
+    mapped.mapped_bytes = bytes;
+  }
+  return mapped;
+}
+
+std::optional<mapped_windows::unmapping> mapped_windows::take_if_done(std::uint64_t w) {
+  auto const found = windows_.find(w);
+  if (found == windows_.end() || !found->second.passed || found->second.views != 0) return std::nullopt;
+  unmapping done{found->second.mapping, found->second.mapped_bytes};
+  windows_.erase(found);
+  return done;
+}
+
+char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std::size_t size) {
   struct stat st{};
   if (::fstat(fd_, &st) != 0) throw error(label_ + ": cannot read at byte " + std::to_string(offset) + ": " + std::strerror(errno));
   auto const now = static_cast<std::uint64_t>(st.st_size);
   if (now < offset + size) {
     throw error(shrank_while_read(label_, file_size_) + "; reading stopped at byte " + std::to_string(now) + ")");
   }
-  window w;
+  std::uint64_t const number = block / layout_.blocks_per_window;
+  // Only this thread adds windows, so the window is mapped outside the lock, which workers take to give back.
+  bool known = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    known = windows_.count(number) != 0;
+  }
+  std::optional<window> fresh;
+  if (!known) fresh = map_window(number, now);
+  std::vector<unmapping> done;  // earlier windows whose blocks are all back: the reader is past them now
+  one_view v;
   char const* data = nullptr;
-  if (offset + size + padding <= now) {
-    std::uint64_t const start = offset - offset % page_size();
-    std::size_t const bytes = static_cast<std::size_t>(offset - start) + size + padding;
-    void* const p = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd_, static_cast<off_t>(start));
-    if (p != MAP_FAILED) {
-      w.mapping = p;
-      w.mapped_bytes = bytes;
-      data = static_cast<char const*>(p) + (offset - start);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (fresh) {
+      windows_mapped_ += fresh->mapping != nullptr ? 1 : 0;
+      windows_[number] = *fresh;
+      for (auto& [earlier, w] : windows_) {
+        if (earlier >= number) break;
+        w.passed = true;
+      }
+      for (auto e = windows_.begin(); e != windows_.end() && e->first < number;) {
+        std::uint64_t const earlier = (e++)->first;  // take_if_done may erase it
+        if (auto u = take_if_done(earlier)) done.push_back(*u);
+      }
     }
-    // Refused (a file system that cannot map, a low `ulimit -v`): the window is read instead, below.
+    window& w = windows_[number];
+    bool const fits = w.mapping != nullptr && offset >= w.start && offset + size + layout_.padding <= w.start + w.mapped_bytes;
+    if (fits) {
+      ++w.views;
+      v.in_window = true;
+      v.window = number;
+      data = static_cast<char const*>(w.mapping) + (offset - w.start);
+      views_[block] = std::move(v);
+    }
   }
-  if (data == nullptr) {
-    w.copy.resize(size + padding);  // the padding's value does not matter: a fold only may read it
-    read_at(fd_, w.copy.data(), size, offset, label_, file_size_);
-    data = w.copy.data();
+  for (unmapping const& u : done) {
+    if (u.mapping != nullptr) ::munmap(u.mapping, u.bytes);
   }
+  if (data != nullptr) return data;
+  // No window holds it (refused, near the end, or a carried line longer than the lead): a copy.
+  v.copy.resize(size + layout_.padding);  // the padding's value does not matter: a fold only may read it
+  read_at(fd_, v.copy.data(), size, offset, label_, file_size_);
+  data = v.copy.data();
   std::lock_guard<std::mutex> lock(mutex_);
-  windows_[block] = std::move(w);
+  views_[block] = std::move(v);
   return data;
 }
 
 void mapped_windows::release(std::uint64_t block) {
-  window w;
+  std::optional<unmapping> done;
+  one_view v;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto const found = windows_.find(block);
-    if (found == windows_.end()) return;
-    w = std::move(found->second);
-    windows_.erase(found);
+    auto const found = views_.find(block);
+    if (found == views_.end()) return;
+    v = std::move(found->second);  // a copy is freed outside the lock
+    views_.erase(found);
+    if (v.in_window) {
+      --windows_[v.window].views;
+      done = take_if_done(v.window);
+    }
   }
-  if (w.mapping != nullptr) ::munmap(w.mapping, w.mapped_bytes);  // outside the lock: other workers give back too
+  if (done && done->mapping != nullptr) ::munmap(done->mapping, done->bytes);  // outside the lock: other workers give back too
+}
+
+std::size_t mapped_windows::windows_mapped() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return windows_mapped_;
+}
+
+std::size_t mapped_windows::windows_held() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return static_cast<std::size_t>(std::count_if(windows_.begin(), windows_.end(), [](auto const& w) { return w.second.mapping != nullptr; }));
 }
 
 }  // namespace rowscan::io

@@ -384,6 +384,9 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.padding = ROWSCAN_HAS_CUB && shared == nullptr ? 0 : layout.text_padding;
   // Host workers alone fold a block where it lies: a file's own pages, then, and no copy of them.
   reading.map_file = !ROWSCAN_HAS_CUB && shared == nullptr && maps_files();
+  // A window of as many blocks as there are workers: a mmap and a munmap per round of blocks rather than
+  // per block, and no more resident pages than memory_bound.hpp's per-worker term holds.
+  reading.blocks_per_window = workers.size();
   io::chunked_reader reader(fd, label, reading);
   timeline_mark("reader ready");
   stage_times* const driver_times = options.time_stages ? &report.times : nullptr;
