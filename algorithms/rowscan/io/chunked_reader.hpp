@@ -2,7 +2,7 @@
 // rowscan/io/chunked_reader.hpp: input text in chunks of whole lines, read by many threads at once.
 //
 //   file --pread x threads--> blocks (a ring) --next()--> chunk = carry + block up to its last '\n'
-//   file --mmap, a window a block (io/mapped_windows.hpp)--> the same chunks, where the page cache holds them
+//   file --mmap, a window a round of blocks (io/mapped_windows.hpp)--> the same chunks, where the page cache holds them
 //
 // The byte-offset partitioning of the seed blog, without losing the line that straddles a boundary:
 // the input is cut into fixed blocks; a chunk is the unfinished line carried over from the block

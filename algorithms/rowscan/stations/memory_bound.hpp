@@ -12,9 +12,10 @@
 //
 // Host workers alone fold the ring's blocks in place, so the two device slots of each worker's 12 C are
 // the ring's instead: it holds two blocks (C) per worker and three more (1.5 C) for the driver and the
-// reader (job/driver.cu). Reading a regular file, they have no ring at all: each folds a mapped window
-// of the page cache (io/mapped_windows.hpp), one block a worker and the driver's, so the bound holds
-// with room to spare.
+// reader (job/driver.cu). Reading a regular file, they have no ring at all: each folds its block where
+// the page cache holds it, in windows of W blocks (io/mapped_windows.hpp) that go once their blocks are
+// back. The queue lends at most W + 1 consecutive blocks (a worker's each and the driver's), which lie
+// in at most two windows: 2 W blocks of C / 2, so C a worker, within its 12 C.
 //
 // - 14 C, the block's arrays: the reader's ring of four half-chunk blocks (2 C), the two device slots
 //   (C), and the per-line arrays of a block of the shortest lines ("a;0.0\n", 6 bytes: C/12 lines a
