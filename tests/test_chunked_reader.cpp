@@ -302,8 +302,9 @@ TEST(MappedWindows, BlocksShareAWindowThatGoesOnceTheyAreBackAndTheReaderIsPast)
   }
   EXPECT_EQ(windows.windows_mapped(), 1u);
   // Block 4 opens window 1; window 0 stays while its blocks are out, and goes with the last of them.
-  expect_bytes(windows.view(4, 4 * 4096 - 129, 4096), 4 * 4096 - 129, 4096);  // longer than the lead: a copy
-  expect_bytes(windows.view(5, 5 * 4096, 4000), 5 * 4096, 4000);
+  std::uint64_t constexpr block = 4096;
+  expect_bytes(windows.view(4, 4 * block - 129, 4096), 4 * block - 129, 4096);  // longer than the lead: a copy
+  expect_bytes(windows.view(5, 5 * block, 4000), 5 * block, 4000);
   EXPECT_EQ(windows.windows_mapped(), 2u);
   EXPECT_EQ(windows.windows_held(), 2u);
   for (std::uint64_t b : {2u, 0u, 3u}) windows.release(b);
@@ -314,7 +315,7 @@ TEST(MappedWindows, BlocksShareAWindowThatGoesOnceTheyAreBackAndTheReaderIsPast)
   windows.release(4);
   windows.release(5);
   EXPECT_EQ(windows.windows_held(), 1u);
-  expect_bytes(windows.view(8, 8 * 4096, 4096), 8 * 4096, 4096);
+  expect_bytes(windows.view(8, 8 * block, 4096), 8 * block, 4096);
   EXPECT_EQ(windows.windows_held(), 1u);
   EXPECT_EQ(windows.windows_mapped(), 3u);
   // The file's last bytes have no padding after them in the file: a copy, with its padding readable.

@@ -121,7 +121,6 @@ char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std:
   std::optional<window> fresh;
   if (!known) fresh = map_window(number, now);
   std::vector<unmapping> done;  // earlier windows whose blocks are all back: the reader is past them now
-  one_view v;
   char const* data = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -141,10 +140,10 @@ char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std:
     bool const fits = w.mapping != nullptr && offset >= w.start && offset + size + layout_.padding <= w.start + w.mapped_bytes;
     if (fits) {
       ++w.views;
+      one_view& v = views_[block];
       v.in_window = true;
       v.window = number;
       data = static_cast<char const*>(w.mapping) + (offset - w.start);
-      views_[block] = std::move(v);
     }
   }
   for (unmapping const& u : done) {
@@ -152,6 +151,7 @@ char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std:
   }
   if (data != nullptr) return data;
   // No window holds it (refused, near the end, or a carried line longer than the lead): a copy.
+  one_view v;
   v.copy.resize(size + layout_.padding);  // the padding's value does not matter: a fold only may read it
   read_at(fd_, v.copy.data(), size, offset, label_, file_size_);
   data = v.copy.data();
