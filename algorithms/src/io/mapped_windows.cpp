@@ -127,11 +127,8 @@ char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std:
     if (fresh) {
       windows_mapped_ += fresh->mapping != nullptr ? 1 : 0;
       windows_[number] = *fresh;
-      for (auto& [earlier, w] : windows_) {
-        if (earlier >= number) break;
-        w.passed = true;
-      }
       for (auto e = windows_.begin(); e != windows_.end() && e->first < number;) {
+        e->second.passed = true;
         std::uint64_t const earlier = (e++)->first;  // take_if_done may erase it
         if (auto u = take_if_done(earlier)) done.push_back(*u);
       }
