@@ -68,7 +68,9 @@ station_table merged_in_pairs(job::worker_set<worker> const& workers) {
     for (std::exception_ptr const& failure : failures) {
       if (failure) std::rethrow_exception(failure);
     }
-    if (round.size() % 2 == 1) next.push_back(*round.back());  // the odd one waits for the next round
+    if (round.size() % 2 == 1) {  // the odd one waits for the next round: moved, unless it is a worker's
+      next.push_back(merged.empty() ? *round.back() : std::move(merged.back()));
+    }
     merged = std::move(next);
     round.clear();
     for (station_table const& t : merged) round.push_back(&t);
