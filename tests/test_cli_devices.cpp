@@ -118,6 +118,28 @@ TEST_F(CliDevices, SeveralGpuWorkersShareTheBlocks) {
   EXPECT_GT(blocks, 2u) << two.err;
 }
 
+TEST_F(CliDevices, AnEmptyInputStartsNoGpu) {
+  write_file(path("empty.txt"), "");
+  write_file(path("m.txt"), "Hamburg;12.0\n");
+  std::string const empty = " '" + path("empty.txt") + "'";
+  expect_same_everywhere("stations" + empty);
+  expect_same_everywhere("stations" + empty + " '" + path("m.txt") + "'");
+  expect_same_everywhere("lineitem --suppkey-below 5" + empty);
+  if (!built_for_cuda()) GTEST_SKIP() << "the cpu build has no GPU engine";
+  // Nothing to fold: the host answers, and no context is made; a file with a line goes to the GPU.
+  auto const none = run("stations --devices gpu --stats" + empty);
+  if (none.err.find("no usable GPU") != std::string::npos) GTEST_SKIP() << none.err;
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out, "{}\n");
+  EXPECT_NE(none.err.find("the input holds no bytes: answered on the host's cores, no GPU started"), std::string::npos)
+      << none.err;
+  auto const one = run("stations --devices gpu --stats" + empty + " '" + path("m.txt") + "'");
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.out, "{Hamburg=12.0/12.0/12.0}\n");
+  EXPECT_EQ(one.err.find("no GPU started"), std::string::npos) << one.err;
+  EXPECT_NE(one.err.find("  gpu    "), std::string::npos) << one.err;  // its worker's share: a GPU's
+}
+
 TEST_F(CliDevices, ExplainRunsOnEveryProcessor) {
   write_file(path("m.txt"), "Hamburg;12.0\nBulawayo;8.9\nHamburg;-3.4\n");
   std::vector<std::string> every = {""};

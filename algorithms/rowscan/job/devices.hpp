@@ -2,7 +2,8 @@
 // rowscan/job/devices.hpp: which processor runs a job (--devices), and the input size below which
 // the host answers before a GPU could have started. No Thrust here: the CLI decides with it which
 // engine runs the job (rowscan/engine.hpp). `--devices auto` gives small inputs and machines without
-// a usable GPU to the host engine, so neither pays for, nor needs, a CUDA context.
+// a usable GPU to the host engine, so neither pays for, nor needs, a CUDA context; an input known to
+// hold no bytes goes to the host engine whatever --devices names (app/devices.cpp).
 #pragma once
 
 #include <cstdint>
