@@ -56,7 +56,7 @@ void add_devices_option(cxxopts::Options& options) {
       "gpu:N,M,... (a worker on each GPU named, all fed from one queue), gpu:all (every GPU), "
       "or cpu+gpu (a few host workers start on the input at once, and the GPUs join them on one queue "
       "once they are ready). An input known to hold no bytes is answered on the host's cores whatever WHERE "
-      "names: no GPU starts for nothing",
+      "names, and no GPU is touched",
       cxxopts::value<std::string>(), "WHERE");
   options.add_options(testing_group)(
       "gpu-joins-after", "host workers take the input's blocks from one queue at once, and the GPU (the cpu "
@@ -133,9 +133,17 @@ engine const& engine_for(cxxopts::ParseResult const& args, std::vector<std::stri
     return *host;
   }
   // --explain reads at most 4096 bytes: always a small input.
+  bool const explain = args.count("explain") > 0;
+  std::uint64_t const input_bytes = explain ? 0 : known_input_bytes(files, args.count("recursive") > 0);
   bool const may_stay_on_host = choice.kind == job::device_choice::automatic || choice.kind == job::device_choice::cpu_and_gpu;
-  if (may_stay_on_host && host != nullptr &&
-      (args.count("explain") > 0 || known_input_bytes(files, args.count("recursive") > 0) <= job::small_input_bytes(job::host_worker_count()))) {
+  if (may_stay_on_host && host != nullptr && (explain || input_bytes <= job::small_input_bytes(job::host_worker_count()))) {
+    return *host;
+  }
+  // Nothing to fold: an input known to hold no bytes is answered on the host, and no GPU is touched, not
+  // even to count them. On a machine whose GPUs nobody holds open, the driver's first call alone took
+  // 0.19-0.31 s (docs/performance.md, "One run's timeline").
+  if (host != nullptr && !explain && input_bytes == 0) {
+    if (stats) std::cerr << "rowscan: the input holds no bytes: answered on the host's cores, no GPU touched\n";
     return *host;
   }
   answer_first(true);  // the GPU's teardown after the answer is not the user's wait (answer_first.hpp)
@@ -148,13 +156,6 @@ engine const& engine_for(cxxopts::ParseResult const& args, std::vector<std::stri
       throw error("no usable GPU: " + *problem + (host != nullptr ? "; --devices cpu runs on the host's cores" : std::string()));
     }
     if (stats) std::cerr << "rowscan: no usable GPU (" << *problem << "): running on the host's cores\n";
-    return *host;
-  }
-  // Nothing to fold: an input known to hold no bytes is answered on the host, without a GPU's start
-  // (its context alone takes 0.13 s on the H100 machine, docs/performance.md "One run's timeline"). The
-  // GPUs named were checked above, so a machine without a usable one still says so.
-  if (host != nullptr && args.count("explain") == 0 && known_input_bytes(files, args.count("recursive") > 0) == 0) {
-    if (stats) std::cerr << "rowscan: the input holds no bytes: answered on the host's cores, no GPU started\n";
     return *host;
   }
   return *gpu;  // made current by hand_over_choice, while host workers fold if they can

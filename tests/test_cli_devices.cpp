@@ -118,7 +118,7 @@ TEST_F(CliDevices, SeveralGpuWorkersShareTheBlocks) {
   EXPECT_GT(blocks, 2u) << two.err;
 }
 
-TEST_F(CliDevices, AnEmptyInputStartsNoGpu) {
+TEST_F(CliDevices, AnEmptyInputTouchesNoGpu) {
   write_file(path("empty.txt"), "");
   write_file(path("m.txt"), "Hamburg;12.0\n");
   std::string const empty = " '" + path("empty.txt") + "'";
@@ -126,17 +126,23 @@ TEST_F(CliDevices, AnEmptyInputStartsNoGpu) {
   expect_same_everywhere("stations" + empty + " '" + path("m.txt") + "'");
   expect_same_everywhere("lineitem --suppkey-below 5" + empty);
   if (!built_for_cuda()) GTEST_SKIP() << "the cpu build has no GPU engine";
-  // Nothing to fold: the host answers, and no context is made; a file with a line goes to the GPU.
-  auto const none = run("stations --devices gpu --stats" + empty);
-  if (none.err.find("no usable GPU") != std::string::npos) GTEST_SKIP() << none.err;
-  EXPECT_EQ(none.exit_code, 0) << none.err;
-  EXPECT_EQ(none.out, "{}\n");
-  EXPECT_NE(none.err.find("the input holds no bytes: answered on the host's cores, no GPU started"), std::string::npos)
-      << none.err;
+  // Nothing to fold: the host answers and no GPU is touched, so even a GPU the machine lacks is not
+  // missed; a file with a line goes to the GPU named.
+  for (char const* gpus : {"gpu", "gpu:0,0", "gpu:99"}) {
+    auto const none = run("stations --stats --devices " + std::string(gpus) + empty);
+    EXPECT_EQ(none.exit_code, 0) << gpus << none.err;
+    EXPECT_EQ(none.out, "{}\n") << gpus;
+    EXPECT_NE(none.err.find("the input holds no bytes: answered on the host's cores, no GPU touched"), std::string::npos)
+        << gpus << none.err;
+  }
+  auto const missing = run("stations --devices gpu:99" + empty + " '" + path("m.txt") + "'");
+  EXPECT_EQ(missing.exit_code, 1) << missing.err;
+  EXPECT_NE(missing.err.find("no usable GPU"), std::string::npos) << missing.err;
   auto const one = run("stations --devices gpu --stats" + empty + " '" + path("m.txt") + "'");
+  if (one.err.find("no usable GPU") != std::string::npos) GTEST_SKIP() << one.err;
   EXPECT_EQ(one.exit_code, 0) << one.err;
   EXPECT_EQ(one.out, "{Hamburg=12.0/12.0/12.0}\n");
-  EXPECT_EQ(one.err.find("no GPU started"), std::string::npos) << one.err;
+  EXPECT_EQ(one.err.find("no GPU touched"), std::string::npos) << one.err;
   EXPECT_NE(one.err.find("  gpu    "), std::string::npos) << one.err;  // its worker's share: a GPU's
 }
 
