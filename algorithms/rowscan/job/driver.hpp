@@ -15,6 +15,7 @@
 // error positions (file, line, byte), --skip-invalid's record, stage times and progress.
 #pragma once
 
+#include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/job/block_worker.hpp"
 #include "rowscan/job/run_report.hpp"
 #include "rowscan/system.hpp"
@@ -88,11 +89,13 @@ context start_context(job_options const& options, run_report& report);
 /// input in errors. Fills report (the chunk size must be set). Throws rowscan::input_error at the first
 /// bad line in input order (with skip_invalid: at a line too long to skip), located in the input;
 /// rowscan::device_error when a block's halves run out of device memory too. With several workers,
-/// report.times adds up the time of every worker.
+/// report.times adds up the time of every worker. The reader's ring comes from `ring` (page-locked
+/// under CUDA), unless the run is shared (options.shared: its ring's memory).
 void run_blocks(int fd, std::string const& label, job_options const& options, block_layout const& layout,
-                std::vector<worker_slot> const& workers, run_report& report);
+                std::vector<worker_slot> const& workers, io::block_memory const& ring, run_report& report);
 
-/// run_blocks over each input of `inputs` in turn with the same workers; each input's report goes to
+/// run_blocks over each input of `inputs` in turn with the same workers and the same ring's blocks
+/// (io/recycled_blocks.hpp); each input's report goes to
 /// inputs.done, and `report` gets them added up (job::add_report), its skipped lines the last input's.
 /// options.progress hears the bytes of the whole sequence so far. Returns the last input's label (for
 /// errors after the run). Throws what run_blocks throws.

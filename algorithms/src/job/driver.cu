@@ -7,6 +7,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/io/pinned_memory.hpp"
+#include "rowscan/io/recycled_blocks.hpp"
 #include "rowscan/io/text_uploader.hpp"
 #include "rowscan/job/block_queue.hpp"
 #include "rowscan/job/devices.hpp"
@@ -350,7 +351,7 @@ struct shared_scope {
 };
 
 void run_blocks(int fd, std::string const& label, job_options const& options, block_layout const& layout,
-                std::vector<worker_slot> const& workers, run_report& report) {
+                std::vector<worker_slot> const& workers, io::block_memory const& ring, run_report& report) {
   ROWSCAN_EXPECTS(!workers.empty(), "a run needs a worker");
   shared_run* const shared = options.shared;
   context const& ctx = *workers.front().ctx;  // the one the driver's own stages are timed on
@@ -361,8 +362,9 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.max_line = layout.carried_line;
   reading.threads = reader_threads_for(options, workers.size());
   reading.max_bytes = options.max_input_bytes;
-  // Page-locked under CUDA, plain on the host; a shared run's ring is plain until its GPUs lock it.
-  reading.memory = shared != nullptr ? shared->ring_memory().memory() : io::block_memory{io::allocate_pinned, io::free_pinned};
+  // Page-locked under CUDA, plain on the host (run_blocks_each's ring); a shared run's ring is plain until
+  // its GPUs lock it.
+  reading.memory = shared != nullptr ? shared->ring_memory().memory() : ring;
   // The reader lends every worker a block (a GPU gives each back as soon as its copy has landed), and
   // the driver one more; a host worker reads the reader's block in place, after its text the padding
   // the workload asks for.
@@ -449,6 +451,9 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
     return shared->label();
   }
   shared_scope const ending{shared, &shared_run::end};  // the joiners return, however this ends
+  // Every input's reader takes its ring's blocks from here and leaves them for the next one's: on a GPU
+  // they are page-locked, which costs milliseconds a block (io/recycled_blocks.hpp).
+  io::recycled_blocks ring(io::block_memory{io::allocate_pinned, io::free_pinned});
   int fd = -1;
   std::string label;
   std::uint64_t max_bytes = 0;
@@ -459,7 +464,7 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
     if (options.progress) one.progress = [&options, before](std::uint64_t done) { options.progress(before + done); };
     run_report input;
     input.chunk_size = report.chunk_size;
-    run_blocks(fd, label, one, layout, workers, input);
+    run_blocks(fd, label, one, layout, workers, ring.memory(), input);
     inputs.done(input);
     before += input.bytes;
     add_report(report, input);
