@@ -130,6 +130,7 @@ TEST(RecycledBlocks, ThreadsNeverHoldOneBlockAtOnce) {
   std::map<void*, int> holders;
   std::atomic<bool> shared_block{false};
   std::vector<std::thread> threads;
+  threads.reserve(8);
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 2000; ++i) {
