@@ -59,6 +59,25 @@ TEST_F(CliManyInputs, StationsOverRandomSplitsAreTheConcatenationsAnswer) {
   }
 }
 
+// Files of fewer blocks than workers are cut into more, smaller blocks (job/block_size.hpp): the queue
+// is a file's, so one block a file kept all but one worker waiting. The answer stays the same.
+TEST_F(CliManyInputs, FilesOfFewerBlocksThanWorkersAreCutForEveryWorker) {
+  std::string const text = support::random_measurements(7, 400, 300000, 16);
+  ASSERT_GT(text.size(), std::size_t{4} << 20);
+  ASSERT_LT(text.size(), std::size_t{8} << 20);  // two files of at most one 4 MiB block each, by default
+  std::size_t const middle = text.find('\n', text.size() / 2) + 1;
+  write_file(path("first"), text.substr(0, middle));
+  write_file(path("second"), text.substr(middle));
+  std::string const files = " '" + path("first") + "' '" + path("second") + "'";
+  run_result const r = run("stations --stats --devices cpu --threads 4" + files);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, reference::stations_answer(text));
+  std::size_t const at = r.err.find(" chunk(s)");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  std::size_t const begin = r.err.rfind(", ", at) + 2;
+  EXPECT_GE(std::stoul(r.err.substr(begin, at - begin)), 4u) << "each file is still one block\n" << r.err;
+}
+
 TEST_F(CliManyInputs, LineitemOverRandomSplitsIsTheConcatenationsAnswer) {
   std::mt19937 rng(21);
   ASSERT_EQ(run("generate lineitem --scale 0.002 --seed 4 -o '" + path("whole.tbl") + "'").exit_code, 0);

@@ -100,24 +100,29 @@ TEST(RecycledBlocks, TheSecondReaderOfARunMakesNoBlocks) {
   }
 }
 
-TEST(RecycledBlocks, ABlockOfAnotherSizeIsMadeAnewAndAForeignOneGoesBack) {
+TEST(RecycledBlocks, ABlockOfANewSizeGivesBackTheKeptOnesOfOtherSizes) {
   counted_memory underlying;
   {
     recycled_blocks ring(underlying.memory());
     block_memory const m = ring.memory();
     void* const a = m.allocate(100);
+    void* const b = m.allocate(100);
     m.release(a);
-    void* const b = m.allocate(200);
-    EXPECT_NE(b, a);
     EXPECT_EQ(m.allocate(100), a);  // kept, and of this size
+    m.release(a);
+    void* const c = m.allocate(200);  // a, kept, goes back; b is still lent
+    EXPECT_EQ(underlying.released, 1u);
     EXPECT_EQ(ring.blocks_made(), 2u);
+    m.release(b);
+    m.release(c);
+    EXPECT_EQ(ring.blocks_kept(), 2u);
+    EXPECT_EQ(m.allocate(200), c);
+    EXPECT_EQ(ring.blocks_kept(), 1u);  // b, of the old size, is kept until a new size is asked for
     m.release(nullptr);
     void* const foreign = underlying.memory().allocate(8);
     m.release(foreign);  // not one of the ring's: given back, not kept
-    EXPECT_EQ(underlying.released, 1u);
-    EXPECT_EQ(ring.blocks_kept(), 0u);
-    m.release(a);
-    m.release(b);
+    EXPECT_EQ(underlying.released, 2u);
+    m.release(c);
   }
   EXPECT_EQ(underlying.released, underlying.made);
 }

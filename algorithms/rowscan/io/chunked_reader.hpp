@@ -78,6 +78,10 @@ struct reader_options {
   std::size_t blocks_per_window = 1;
 };
 
+/// The bytes a chunked_reader of fd would read, at most max_bytes: a regular file's from the
+/// descriptor's position to its end; UINT64_MAX for a stream (its size is not known).
+std::uint64_t bytes_ahead(int fd, std::uint64_t max_bytes = UINT64_MAX);
+
 /// Reads a file descriptor (a file, a pipe) in chunks of whole lines, with reader threads ahead of the caller.
 class chunked_reader {
  public:

@@ -9,8 +9,9 @@
 // A list of files is one run of the job driver, but each input is read by a reader of its own. On a GPU
 // every reader page-locked its ring's 64 MiB blocks and unlocked them at its end: a list of ten pieces
 // of a 1e9-row file took 1.30 s where the file took 0.71 s, and 0.80 s with the blocks kept (the H100
-// machine; docs/performance.md, "A list of files on a GPU"). Readers of one run ask for blocks of one size, so the blocks one reader
-// leaves are those the next one needs, and no more are held than the largest ring.
+// machine; docs/performance.md, "A list of files on a GPU"). The readers of a run mostly ask for blocks
+// of one size, so the blocks one reader leaves are those the next one needs; kept blocks of another
+// size go back as soon as a block of a new size is asked for, so no more are held than the rings in use.
 #pragma once
 
 #include "rowscan/io/chunked_reader.hpp"
@@ -30,8 +31,8 @@ class recycled_blocks {
   recycled_blocks(recycled_blocks const&) = delete;
   recycled_blocks& operator=(recycled_blocks const&) = delete;
 
-  /// Memory whose allocate hands out a kept block of the size asked for if there is one (else a new
-  /// one from the underlying memory), and whose release keeps the block. Thread-safe; it refers to this
+  /// Memory whose allocate hands out a kept block of the size asked for if there is one (else it gives
+  /// the kept blocks of other sizes back and makes a new one), and whose release keeps the block. Thread-safe; it refers to this
   /// object, which must outlive every reader given it.
   block_memory memory();
 

@@ -27,6 +27,15 @@ block_memory plain_block_memory() {
   return {[](std::size_t bytes) { return ::operator new(bytes); }, [](void* p) noexcept { ::operator delete(p); }};
 }
 
+std::uint64_t bytes_ahead(int fd, std::uint64_t max_bytes) {
+  struct stat st{};
+  off_t const position = ::lseek(fd, 0, SEEK_CUR);
+  // As the reader decides: a regular file of size 0 may still have contents (files in /proc), a stream.
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 || position < 0) return UINT64_MAX;
+  auto const size = static_cast<std::uint64_t>(st.st_size), at = static_cast<std::uint64_t>(position);
+  return std::min(size > at ? size - at : 0, max_bytes);
+}
+
 namespace {
 
 [[noreturn]] void throw_read_error(std::string const& label, std::uint64_t offset) {

@@ -15,6 +15,7 @@ block_memory recycled_blocks::memory() {
 }
 
 void* recycled_blocks::allocate(std::size_t bytes) {
+  std::vector<void*> other_sizes;  // kept blocks that no reader of this size will ask for
   {
     std::lock_guard<std::mutex> const lock(mutex_);
     auto const kept = std::find_if(blocks_.begin(), blocks_.end(), [&](block const& b) { return b.kept && b.bytes == bytes; });
@@ -22,9 +23,14 @@ void* recycled_blocks::allocate(std::size_t bytes) {
       kept->kept = false;
       return kept->p;
     }
+    for (block const& b : blocks_) {
+      if (b.kept) other_sizes.push_back(b.p);
+    }
+    blocks_.erase(std::remove_if(blocks_.begin(), blocks_.end(), [](block const& b) { return b.kept; }), blocks_.end());
   }
-  // A new block, made outside the lock: page-locking it takes milliseconds, and another reader thread
-  // may give one back meanwhile.
+  // Outside the lock: page-locking and unlocking take milliseconds, and another reader thread may give
+  // a block back meanwhile.
+  for (void* const q : other_sizes) underlying_.release(q);
   void* const p = underlying_.allocate(bytes);
   std::lock_guard<std::mutex> const lock(mutex_);
   try {

@@ -10,6 +10,7 @@
 #include "rowscan/io/recycled_blocks.hpp"
 #include "rowscan/io/text_uploader.hpp"
 #include "rowscan/job/block_queue.hpp"
+#include "rowscan/job/block_size.hpp"
 #include "rowscan/job/devices.hpp"
 #include "rowscan/job/lockable_memory.hpp"
 #include "rowscan/job/shared_run.hpp"
@@ -358,7 +359,10 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   std::size_t const bytes_at_start = device_bytes_in_use();
   auto const setup_start = std::chrono::steady_clock::now();
   io::reader_options reading;
-  reading.block_size = layout.block_size;
+  // An input of fewer blocks than workers is cut into one block a worker (job/block_size.hpp); a shared
+  // run's blocks are also for the workers that join, whom this run does not count.
+  reading.block_size = block_size_for(io::bytes_ahead(fd, options.max_input_bytes), layout.block_size,
+                                      shared != nullptr ? 1 : workers.size());
   reading.max_line = layout.carried_line;
   reading.threads = reader_threads_for(options, workers.size());
   reading.max_bytes = options.max_input_bytes;
