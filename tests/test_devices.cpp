@@ -63,7 +63,7 @@ TEST(Devices, DefaultHostWorkersLeaveOneCoreToTheDriverFromSixteenCores) {
   for (unsigned cores : {16u, 17u, 32u, 64u, 128u}) EXPECT_EQ(default_host_workers(cores), cores - 1) << cores << " cores";
 }
 
-// An input of fewer blocks than workers is cut into a block a worker, 64 KiB-aligned, no smaller than
+// An input of fewer blocks than workers is cut into a block a worker, page-aligned, no smaller than
 // the floor (or the run's block, if that is smaller); a stream, one worker or a large input keep the
 // run's block.
 TEST(BlockSize, AnInputOfFewerBlocksThanWorkersGivesEveryWorkerOne) {
@@ -74,16 +74,16 @@ TEST(BlockSize, AnInputOfFewerBlocksThanWorkersGivesEveryWorkerOne) {
   EXPECT_EQ(block_size_for(64 * MiB, 4 * MiB, 16), 4 * MiB);
   EXPECT_EQ(block_size_for(1000 * MiB, 4 * MiB, 16), 4 * MiB);
   EXPECT_EQ(block_size_for(40 * MiB, 4 * MiB, 16), 40 * MiB / 16);
-  EXPECT_EQ(block_size_for(40 * MiB + 1, 4 * MiB, 16), 40 * MiB / 16 + 65536);  // rounded up to 64 KiB
+  EXPECT_EQ(block_size_for(40 * MiB + 1, 4 * MiB, 16), 40 * MiB / 16 + 4096);  // rounded up to a page
   EXPECT_EQ(block_size_for(6 * MiB, 4 * MiB, 3), 2 * MiB);
-  EXPECT_EQ(block_size_for(3 * MiB, 4 * MiB, 16), rowscan::job::shared_block_floor);
+  EXPECT_EQ(block_size_for(3 * MiB, 4 * MiB, 16), rowscan::job::shared_block_floor);  // 192 KiB a worker
   EXPECT_EQ(block_size_for(0, 4 * MiB, 16), rowscan::job::shared_block_floor);
   EXPECT_EQ(block_size_for(100000, 2048, 4), 2048u);  // a run's block below the floor stays
   for (std::uint64_t bytes = 1; bytes < 200 * MiB; bytes = bytes * 3 + 7) {
     for (std::size_t workers : {2u, 3u, 15u, 31u}) {
       std::size_t const b = block_size_for(bytes, 4 * MiB, workers);
       EXPECT_LE(b, 4 * MiB) << bytes << " bytes, " << workers << " workers";
-      EXPECT_EQ(b % 65536, 0u) << bytes << " bytes, " << workers << " workers";
+      EXPECT_EQ(b % 4096, 0u) << bytes << " bytes, " << workers << " workers";
       if (b > rowscan::job::shared_block_floor && b < 4 * MiB) {  // cut for the workers: one block each, or one fewer
         std::uint64_t const blocks = (bytes + b - 1) / b;
         EXPECT_LE(blocks, workers) << bytes << " bytes, " << workers << " workers";

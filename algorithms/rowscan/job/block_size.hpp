@@ -6,8 +6,9 @@
 //
 // The driver's queue is the input's, and the next input is read only once this one's blocks are folded.
 // An input of fewer blocks than workers left the other workers idle: 35 files of 4 MB each, one list,
-// took 0.38-0.47 s on the 2-core machine against 0.20-0.25 s for the same lines in one file, one worker
-// folding at a time (docs/performance.md, "Inputs smaller than a block a worker"). Compiled once.
+// took 0.180 s on the 2-core machine against 0.093 s for the same lines in one file, one worker folding
+// at a time, and 0.115 s cut for both (docs/performance.md, "Inputs smaller than a block a worker").
+// Compiled once.
 #pragma once
 
 #include <algorithm>
@@ -16,19 +17,21 @@
 
 namespace rowscan::job {
 
-/// The smallest block an input is cut into to give every worker one. Below it, what a block costs
-/// besides its lines (its hand-over, its rows merged into the worker's table: 10,000 stations' worth
-/// at most) weighs more than another worker gains.
-constexpr std::size_t shared_block_floor = std::size_t{1} << 20;
+/// The smallest block an input is cut into to give every worker one. Each block costs besides its lines
+/// (the driver hands it over, the worker merges its rows into its table: up to 10,000 stations' worth).
+/// On the 2-core machine a list of 200 files of 0.71 MB took 0.198 s with a floor of 1 MiB (a block a
+/// file), 0.128 s with 256 KiB and 0.126 s with 64 KiB (10,000 stations: 0.361, 0.243, 0.242 s); the
+/// driver's thread hands out blocks for every worker, so the smaller floor is not taken.
+constexpr std::size_t shared_block_floor = std::size_t{256} << 10;
 
 /// The block size for an input of `bytes` (UINT64_MAX: a stream, whose size is not known) read by
 /// `workers` workers in blocks of `block_size`: unchanged if the input has at least one block a worker,
-/// else the input's share of a worker rounded up to 64 KiB, at least shared_block_floor (or block_size
-/// if that is smaller).
+/// else the input's share of a worker rounded up to a 4 KiB page (one block a worker, or one fewer), at
+/// least shared_block_floor (or block_size if that is smaller).
 constexpr std::size_t block_size_for(std::uint64_t bytes, std::size_t block_size, std::size_t workers) {
   if (workers < 2 || bytes == UINT64_MAX || bytes / workers >= block_size) return block_size;
   std::uint64_t const share = (bytes + workers - 1) / workers;
-  std::uint64_t const rounded = (share + 0xFFFF) / 0x10000 * 0x10000;
+  std::uint64_t const rounded = (share + 0xFFF) / 0x1000 * 0x1000;
   std::size_t const floor = std::min(shared_block_floor, block_size);
   return static_cast<std::size_t>(std::clamp<std::uint64_t>(rounded, floor, block_size));
 }
