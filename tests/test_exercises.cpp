@@ -10,6 +10,7 @@
 
 #include <regex>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -96,6 +97,22 @@ TEST_F(Exercises, EveryChunkSizeCountsEachLineOnce) {
     auto const r = run(std::string("stations --stats --devices cpu --chunk-size ") + chunk + " '" + path("m.txt") + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find(" 30000 lines,"), std::string::npos) << "chunk " << chunk << '\n' << r.err;
+  }
+}
+
+// job-driver.md, exercise 3: a file of fewer blocks than workers is cut into a block a worker; a larger
+// one keeps the run's blocks.
+TEST_F(Exercises, ASmallFileIsCutIntoABlockAWorker) {
+  support::host_workers_env const three_workers{3};
+  for (auto const& [rows, name] : {std::pair{440000, "six.txt"}, std::pair{1500000, "twenty.txt"}}) {
+    ASSERT_NO_FATAL_FAILURE(generate(name, rows, 413, 13));
+    std::size_t const bytes = support::read_file(path(name)).size();
+    auto const r = run(std::string("stations --stats --devices cpu --chunk-size 8M '") + path(name) + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::size_t constexpr block = std::size_t{4} << 20;
+    int const expected = bytes < 3 * block ? 3 : static_cast<int>((bytes + block - 1) / block);
+    EXPECT_EQ(paths_of(r.err).chunks, expected) << bytes << " bytes\n" << r.err;
+    EXPECT_TRUE(bytes > block) << "each file must be more than one run's block: " << bytes << " bytes";
   }
 }
 
