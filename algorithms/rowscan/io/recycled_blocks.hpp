@@ -32,8 +32,8 @@ class recycled_blocks {
   recycled_blocks& operator=(recycled_blocks const&) = delete;
 
   /// Memory whose allocate hands out a kept block of the size asked for if there is one (else it gives
-  /// the kept blocks of other sizes back and makes a new one), and whose release keeps the block. Thread-safe; it refers to this
-  /// object, which must outlive every reader given it.
+  /// the kept blocks of other sizes back and makes a new one), and whose release keeps the block.
+  /// Thread-safe; it refers to this object, which must outlive every reader given it.
   block_memory memory();
 
   /// Blocks taken from the underlying memory so far.
