@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <system_error>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,13 +28,31 @@ block_memory plain_block_memory() {
   return {[](std::size_t bytes) { return ::operator new(bytes); }, [](void* p) noexcept { ::operator delete(p); }};
 }
 
-std::uint64_t bytes_ahead(int fd, std::uint64_t max_bytes) {
+namespace {
+
+/// Where a descriptor stands in a regular file: read by offsets, in slices. A regular file of size 0
+/// may still have contents (files in /proc), so it is read as a stream, like a pipe.
+struct file_extent {
+  std::uint64_t position = 0;  ///< the descriptor's position: reading starts there
+  std::uint64_t size = 0;      ///< the whole file's
+
+  /// The bytes from the position to the end, at most max_bytes.
+  std::uint64_t ahead(std::uint64_t max_bytes) const { return std::min(size > position ? size - position : 0, max_bytes); }
+};
+
+/// fd's extent, or nothing for a stream.
+std::optional<file_extent> regular_file_extent(int fd) {
   struct stat st{};
   off_t const position = ::lseek(fd, 0, SEEK_CUR);
-  // As the reader decides: a regular file of size 0 may still have contents (files in /proc), a stream.
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 || position < 0) return UINT64_MAX;
-  auto const size = static_cast<std::uint64_t>(st.st_size), at = static_cast<std::uint64_t>(position);
-  return std::min(size > at ? size - at : 0, max_bytes);
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 || position < 0) return std::nullopt;
+  return file_extent{static_cast<std::uint64_t>(position), static_cast<std::uint64_t>(st.st_size)};
+}
+
+}  // namespace
+
+std::uint64_t bytes_ahead(int fd, std::uint64_t max_bytes) {
+  std::optional<file_extent> const extent = regular_file_extent(fd);
+  return extent ? extent->ahead(max_bytes) : UINT64_MAX;
 }
 
 namespace {
@@ -56,17 +75,14 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
   ROWSCAN_EXPECTS(options_.held >= 1, "the caller holds at least one chunk");
   // Every lent chunk keeps its buffer, and the ring still has room to read ahead.
   if (options_.held > 1) options_.buffers = std::max(options_.buffers, options_.held + 2);
-  struct stat st{};
-  off_t const position = ::lseek(fd_, 0, SEEK_CUR);
-  // A regular file of size 0 may still have contents (files in /proc): read those as a stream.
-  seekable_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && position >= 0;
+  std::optional<file_extent> const extent = regular_file_extent(fd_);
+  seekable_ = extent.has_value();
   ROWSCAN_EXPECTS(seekable_ || options_.max_bytes == UINT64_MAX, label_ + ": a byte range needs a regular file");
   unsigned threads = 1;
   if (seekable_) {
-    base_offset_ = static_cast<std::uint64_t>(position);
-    auto const size = static_cast<std::uint64_t>(st.st_size);
-    whole_file_ = size;
-    file_size_ = std::min(size > base_offset_ ? size - base_offset_ : 0, options_.max_bytes);
+    base_offset_ = extent->position;
+    whole_file_ = extent->size;
+    file_size_ = extent->ahead(options_.max_bytes);
     block_count_ = (file_size_ + options_.block_size - 1) / options_.block_size;
     if (options_.map_file) {  // views of the file's pages: no ring to fill, no threads to fill it
       window_layout const layout{base_offset_, options_.block_size, options_.blocks_per_window, options_.max_line,
