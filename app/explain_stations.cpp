@@ -30,8 +30,9 @@ void write_fast_path(std::ostream& out, stations::explained_stations const& e) {
     return;
   }
   out << "  the running table is the dictionary: station id = the row of the name in it (step 7's order)\n";
-  out << "  for_each_line(parse_to_station_id): one scan over 16-byte words; each line parsed from its end,\n"
-         "  its name looked up by key (lower_bound) and compared word by word\n";
+  out << "  for_each_line(store_line_end): one scan over 16-byte words stores where each line ends;\n"
+         "  transform(parse_line_at): a line a thread, parsed from its end, its name looked up by key\n"
+         "  (its bucket's first station, else a search of the bucket) and compared word by word\n";
   out << "  line  id  tenths          sorted by id (16-bit keys):  id  tenths\n";
   for (std::size_t i = 0; i < e.ids.size(); ++i) {
     out << "  " << std::setw(4) << i << std::setw(4) << e.ids[i] << std::setw(8) << e.id_tenths[i]

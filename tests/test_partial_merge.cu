@@ -14,8 +14,10 @@
 
 #include "support/light_mode.hpp"
 #include "support/lineitem_text.hpp"
+#include "support/stations_text.hpp"
 
 #include <thrust/device_vector.h>
+#include <thrust/fill.h>
 
 #include <gtest/gtest.h>
 
@@ -152,6 +154,47 @@ TEST(PartialMerge, StationTablesMergeInAnyGrouping) {
           expect_same_skips(job::located_skips(whole, "input.txt"), skipped);
         }
       }
+    }
+  }
+}
+
+/// Sees nothing: a worker with an observer folds by the GPU's composition on every system.
+struct no_observer final : rowscan::stations::block_observer {};
+
+// The fast path's composition (find the lines' ends, parse a line a thread, sort the ids, reduce) on
+// every system: the host's workers walk their lines instead, so only a worker with an observer runs it
+// there. One worker folds random blocks in order, the first learning the stations and the rest known,
+// with names up to 100 bytes (three word loads past the first two), a line of exactly 6 bytes, some
+// lines without a final '\n', and 3-bit keys that make every lookup compare names.
+TEST(FastPathComposition, MatchesTheReferenceBlockByBlock) {
+  rowscan::context ctx;
+  station_table_answer const answer_of{ctx};
+  for (std::uint32_t seed : {4u, 5u, 6u}) {
+    std::mt19937 rng(seed);
+    std::size_t const stations = seed == 6 ? light(3000, 300) : 40;
+    std::string const text = "a;0.0\n" + support::random_measurements(seed, stations, light(20000, 2000), seed == 5 ? 100 : 24,
+                                                                     seed != 4);
+    std::string const expected = reference::stations_answer(text);
+    for (unsigned key_bits : {64u, 3u}) {
+      SCOPED_TRACE("seed=" + std::to_string(seed) + " key_bits=" + std::to_string(key_bits));
+      std::uint64_t const key_mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+      no_observer observer;
+      rowscan::stations::worker worker(ctx, {key_mask, false, false, nullptr}, &observer);
+      // A first block of all the text teaches every station; then the text again, in random blocks.
+      device_block const all(text);
+      worker.fold(all.data(), text.size());
+      rowscan::stations::station_table known = worker.partial();  // its stations, without their readings
+      thrust::fill(known.stats.begin(), known.stats.end(), rowscan::stations::station_stats::identity());
+      rowscan::stations::worker again(ctx, {key_mask, false, false, nullptr}, &observer);
+      again.start_from(std::move(known));
+      std::size_t const parts = 1 + rng() % 9;
+      for (std::string const& block : random_split(text, parts, rng)) {
+        device_block const device(block);
+        again.fold(device.data(), block.size());
+      }
+      EXPECT_EQ(again.paths().general_blocks(), 0u) << "every block should take the fast path";
+      EXPECT_GT(again.paths().fast_blocks(), 0u);
+      EXPECT_EQ(answer_of(again.partial()), expected);
     }
   }
 }

@@ -20,6 +20,7 @@
 
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
+#include <thrust/tuple.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -40,7 +41,7 @@ constexpr std::size_t min_line_bytes = 6;
 
 /// The directory splits the keys by their top bits: keys of bucket b are [directory[b], directory[b + 1]).
 /// 256 to 65,536 buckets: every lookup reads the directory at random. On the GPU about four buckets a
-/// station. On the host sixteen: a name then shares its bucket with an earlier key less often, and the
+/// station (sixteen took 1.01-1.03 of four's time on the H100). On the host sixteen: a name then shares its bucket with an earlier key less often, and the
 /// host's lookup compares the bucket's first entry before any walk (dictionary_view::find_words), whose
 /// branch a core mispredicts each time it must walk. 413 stations' 8,192 buckets (16 KiB) stay in a
 /// core's L1 cache; 10,000 stations' 65,536 (128 KiB) in its L2, and more measured slower there.
@@ -177,21 +178,24 @@ struct dictionary_view {
     // The host fold then ran 0.90 of the instructions a line it ran before (callgrind) in 0.91 of the
     // time (one core of the H100 machine; 413 stations, where 6% of the lines have a long name).
     if (size > 16) return find_long_name(name, size, w0, w1);
+#else
+    if (size > 16) return find_in_bucket(name, size, w0, w1);
+#endif
     // A shorter name is most often its bucket's first entry: its id is read from the bucket and its
     // name by the id, compared whole (the same name has the same key) before any walk of the bucket.
-    // The station's row is read by the same id, so a core fetches name and row at once: the lookup
-    // waits for two loads, not for the directory, the entry and the name one after another. A bucket
-    // with no entries names the next bucket's first, or the record of size 0 after the last station.
-    // With sixteen buckets a station, one core of the H100 machine folded in 0.90 / 0.98 of the time of
-    // the walk over four (413 / 10,000 stations; docs/performance.md, "The host engine").
+    // The lookup then waits for two loads, not for the directory, the entry and the name one after
+    // another; on the host the station's row is read by the same id, so a core fetches name and row at
+    // once. A bucket with no entries names the next bucket's first, or the record of size 0 after the
+    // last station. Measured: with sixteen buckets a station, one core of the H100 machine folded in
+    // 0.90 / 0.98 of the time of the walk over four (413 / 10,000 stations; docs/performance.md, "The
+    // host engine"); on the H100, with four, 1e9 rows of 10,000 stations on the device took 0.88 of the
+    // walk's time in 64 MiB chunks and 0.96 in 128 MiB (413 stations: the same within 2%;
+    // docs/gpu-profile.md).
     std::uint64_t const key = lookup_key(w0, w1, 0, size) & key_mask;
     station_id const first = first_ids[key >> (64 - directory_bits)];
     short_name_record const& theirs = short_names[first];
     if ((theirs.size == size) & (theirs.w0 == w0) & (theirs.w1 == w1)) return first;
     return find_in_bucket(name, size, w0, w1);
-#else
-    return find_in_bucket(name, size, w0, w1);
-#endif
   }
 
 #if !ROWSCAN_HAS_CUB
@@ -259,20 +263,27 @@ ROWSCAN_HD inline station_reading read_station_line(char const* text, std::uint3
   return r;
 }
 
-/// for_each_line's sink on the fast path: writes ids[line] and tenths[line] for every line below
-/// `capacity` (the line count reveals any beyond it).
-struct parse_to_station_id {
-  char const* text;
-  dictionary_view dictionary;
-  station_id* ids;
-  std::int16_t* tenths;
+/// for_each_line's sink on the fast path, its first pass: ends[line] = where the line ends (its '\n' included),
+/// for every line below `capacity`. Line i is then [ends[i - 1], ends[i]), line 0 from 0.
+struct store_line_end {
+  std::uint32_t* ends;
   std::uint32_t capacity;
+  ROWSCAN_HD void operator()(std::uint32_t line, std::uint32_t, std::uint32_t end) const {
+    if (line < capacity) ends[line] = end;
+  }
+};
 
-  ROWSCAN_HD void operator()(std::uint32_t line, std::uint32_t begin, std::uint32_t end) const {
-    if (line >= capacity) return;
-    station_reading const r = read_station_line(text, begin, end, dictionary);
-    ids[line] = r.id;
-    tenths[line] = r.tenths;
+/// The fast path's second pass: line i's station id and reading, from the line ends the scan stored.
+/// A transform over the lines gives each thread one line; a sink inside the scan would parse as many
+/// lines as its 16-byte word ends (0 to 16), and a warp would wait for its busiest lane.
+struct parse_line_at {
+  char const* text;
+  std::uint32_t const* ends;
+  dictionary_view dictionary;
+  ROWSCAN_HD thrust::tuple<station_id, std::int16_t> operator()(std::uint32_t line) const {
+    std::uint32_t const begin = line == 0 ? 0 : ends[line - 1];
+    station_reading const r = read_station_line(text, begin, ends[line], dictionary);
+    return thrust::make_tuple(r.id, r.tenths);
   }
 };
 

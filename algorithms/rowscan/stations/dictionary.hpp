@@ -8,7 +8,7 @@
 //   directory:    lower_bound(entry keys, every bucket's smallest key)   the entries of bucket b (keys
 //                                                                        with b as top bits) are [dir[b], dir[b + 1])
 //   padded names: each name zero-padded to whole 8-byte words, so a comparison is a few word loads
-//   first ids:    gather(entry ids, directory)                        each bucket's first station (the host's lookup)
+//   first ids:    gather(entry ids, directory)                        each bucket's first station (a lookup's first try)
 //   short names:  each station's first two words and size, by id     what that station is compared with first
 #pragma once
 
@@ -38,7 +38,7 @@ class station_dictionary {
   /// The index must be rebuilt before the next view(): the table changed.
   void invalidate() { stale_ = true; }
 
-  /// The view of table for parse_to_station_id; rebuilds the index first if the table changed.
+  /// The view of table for parse_line_at; rebuilds the index first if the table changed.
   dictionary_view view(station_table const& table, context const& ctx);
 
  private:

@@ -36,7 +36,7 @@ struct explained_stations {
 
   // The same text as a second block, its stations known: the fast path
   bool fast_path = false;                  ///< the second block took it (it always should)
-  std::vector<std::uint16_t> ids;          ///< for_each_line(parse_to_station_id): each line's station id ...
+  std::vector<std::uint16_t> ids;          ///< transform(parse_line_at): each line's station id ...
   std::vector<std::int16_t> id_tenths;     ///< ... and tenths
   std::vector<std::uint16_t> sorted_ids;   ///< sorted by id (a 16-bit sort)
   std::vector<std::int16_t> sorted_tenths;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/fast_reducer.hpp: the fast path, for a block whose stations are all known.
 //
-//   for_each_line(parse_to_station_id)  -> ids, tenths           (one scan over 16-byte words;
-//                                                                  the dictionary gives each name its id)
+//   for_each_line(store_line_end)       -> ends                  (one scan over 16-byte words)
+//   transform(parse_line_at)            -> ids, tenths           (a line a thread; the dictionary gives
+//                                                                 each name its id)
 //   sort_by_key(ids, tenths)                                     (16-bit keys; under CUDA CUB's radix
 //                                                                 sort on double buffers, no copy back)
 //   per-station stats: under CUDA lower_bound(segment starts) + CUB's segmented reduction; portable:
@@ -89,6 +90,7 @@ class fast_reducer {
   thrust::device_vector<std::int16_t> tenths_other_;
   thrust::device_vector<char> temporary_;               // CUB's temporary storage
   thrust::device_vector<std::uint32_t> line_count_;
+  thrust::device_vector<std::uint32_t> line_ends_;      // the two-pass parse: each line's end
   thrust::device_vector<std::uint32_t> segment_starts_; // CUB's segmented reduction: station i's first row
   thrust::device_vector<station_id> reduced_ids_;       // the portable reduce_by_key: each group's id
   thrust::device_vector<station_stats> reduced_;        // each station's (or group's) summary of the block

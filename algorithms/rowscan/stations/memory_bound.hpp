@@ -20,9 +20,10 @@
 // - 14 C, the block's arrays: the reader's ring of four half-chunk blocks (2 C), the two device slots
 //   (C), and the per-line arrays of a block of the shortest lines ("a;0.0\n", 6 bytes: C/12 lines a
 //   slot): the general path's records, keys, tenths, sizes and statuses (20 bytes a line), its sort and
-//   grouping (48), the fast path's ids and tenths with their sort buffers (8), rounded up to powers of
-//   two by the pool (memory_pool.hpp). Measured: 12.5 bytes per chunk byte at 16 MiB chunks of 6-byte
-//   lines, 5.5 with 1BRC-like lines (14 bytes).
+//   grouping (48), the fast path's line ends, ids and tenths with their sort buffers (12), rounded up to
+//   powers of two by the pool (memory_pool.hpp). Measured: 12.5 bytes per chunk byte at 16 MiB chunks
+//   of 6-byte lines, 5.5 with 1BRC-like lines (14 bytes), before the fast path stored line ends (4 bytes
+//   a line, on a GPU; the host's workers walk their lines and store none).
 // - 448 S + 8 N, the station table and its merge: at rest 40 bytes a station (key 8, stats 24, name
 //   offset 8) and its names; a merge holds the old table, the block's, the merged keys (8), rows (4),
 //   sort buffers (12), groups (36), gather starts and offsets (16) and the new names, each array
