@@ -5,18 +5,24 @@
 //               in device memory (no file): GB/s of columns read (12 bytes a row, GB = 1e9), rows/s.
 //   BM_load     summarize() of a generated lineitem.tbl from the page cache: read, copy, find records,
 //               find fields, parse into the column store: GB/s of text.
+//   BM_resident/MiB  the same table already in device memory, in blocks of about MiB MiB as the reader
+//               cuts them, folded by one lineitem::worker (find records, parse, query): the device's
+//               time alone, GB/s of text.
 // Each iteration is timed manually: CUDA events around the device work under CUDA, steady_clock on
 // the CPU backends; one untimed run warms up first. Sizes come from the environment so the CPU build
 // runs small:
 //   ROWSCAN_BENCH_ROWS   rows of the query's columns (default 600,000,000 under CUDA, 10,000,000 on CPU)
 //   ROWSCAN_BENCH_SCALE  scale factor of the loaded .tbl (default 1 under CUDA, 0.05 on CPU)
+//   ROWSCAN_BENCH_FILE   a lineitem.tbl for BM_resident instead of the generated one
 //   TMPDIR               where the .tbl is written (default /tmp); it is removed at exit
+#include "resident_text.hpp"
 #include "timing.hpp"
 #include "rowscan/config.hpp"
 #include "rowscan/context.hpp"
 #include "rowscan/generate/lineitem.hpp"
 #include "rowscan/lineitem/query.hpp"
 #include "rowscan/lineitem/summarize.hpp"
+#include "rowscan/lineitem/worker.hpp"
 
 #include <benchmark/benchmark.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -35,6 +41,7 @@
 namespace {
 
 using rowscan::bench::env_number;
+using rowscan::bench::run_timed;
 using rowscan::bench::timed_seconds;
 
 using rowscan::lineitem::column_store;
@@ -142,6 +149,39 @@ void BM_load(benchmark::State& state) {
   state.counters["query_ms"] = query_seconds / static_cast<double>(state.iterations()) * 1e3;
 }
 BENCHMARK(BM_load)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+
+/// The table BM_resident folds: ROWSCAN_BENCH_FILE, or the generated one.
+int resident_input() {
+  char const* file = std::getenv("ROWSCAN_BENCH_FILE");
+  if (file == nullptr || *file == '\0') {
+    static table_file const table;
+    return table.fd();
+  }
+  static int const fd = ::open(file, O_RDONLY);
+  if (fd < 0) throw std::runtime_error(std::string("cannot open ") + file);
+  return fd;
+}
+
+void BM_resident(benchmark::State& state) {
+  auto const& text = rowscan::bench::resident_in_chunks_of(
+      resident_input(), static_cast<std::size_t>(state.range(0)) << 20, rowscan::lineitem::walk_padding_bytes);
+  rowscan::context ctx;
+  rowscan::lineitem::worker_options options;
+  options.suppkey_below = {5000};
+  options.chunk_size = static_cast<std::size_t>(state.range(0)) << 20;
+  rowscan::lineitem::worker worker(ctx, options);  // its arrays grow in the untimed first pass, then stay
+  std::uint64_t rows = 0;
+  auto fold_all = [&] {
+    rows = 0;
+    for (auto const& p : text.chunks) rows += worker.fold(text.data(p), p.size).lines;
+  };
+  double const seconds = run_timed(state, fold_all);
+  auto const bytes = static_cast<double>(text.text_bytes());
+  state.counters["rows"] = static_cast<double>(rows);
+  state.counters["text_GB"] = bytes / 1e9;
+  state.counters["GB/s"] = bytes * static_cast<double>(state.iterations()) / seconds / 1e9;
+}
+BENCHMARK(BM_resident)->Arg(64)->Arg(128)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

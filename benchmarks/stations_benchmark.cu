@@ -8,6 +8,7 @@
 //   BM_device_resident_gpus/MiB/G  the chunks dealt in turn to G GPUs, each share already in its GPU's
 //                            memory and folded by a worker of its own on a thread of its own (as
 //                            --devices gpu:all runs them): wall time to the last GPU done (CUDA only)
+//   BM_device_resident_lanes/MiB/W  the same with W workers on the first GPU (--devices gpu:0,0)
 // MiB is the chunk size. Counters are GB/s of text (GB = 1e9) next to `ceiling_GB/s`, the device's
 // measured copy rate (3031 GB/s on an H100 on an earlier lease, bytes read + written; the reduction ladder's
 // run, docs/data/reduction_ladder-h100.csv, measured 2982 on another; a pass that only reads text is bounded
@@ -16,6 +17,7 @@
 //   ROWSCAN_BENCH_FILE   measurements file to load (default: generated, 2e8 rows under CUDA, 2e6 on CPU)
 //   ROWSCAN_BENCH_ROWS   rows to generate when no file is given
 //   ROWSCAN_BENCH_STATIONS  distinct stations to generate when no file is given (default 413)
+#include "resident_text.hpp"
 #include "timing.hpp"
 #include "rowscan/config.hpp"
 #include "rowscan/context.hpp"
@@ -43,6 +45,7 @@
 namespace {
 
 using rowscan::bench::env_number;
+using rowscan::bench::resident_text;
 using rowscan::bench::run_timed;
 using rowscan::bench::timed_seconds;
 
@@ -53,16 +56,6 @@ constexpr double default_rows = 2e8;
 #else
 constexpr double default_rows = 2e6;
 #endif
-
-/// The whole input in device memory, and where each chunk of whole lines lies in it.
-struct resident_text {
-  thrust::device_vector<char> bytes;
-  struct piece {
-    std::size_t offset, size;
-  };
-  std::vector<piece> chunks;
-  std::uint64_t lines = 0;
-};
 
 int open_input() {
   char const* file = std::getenv("ROWSCAN_BENCH_FILE");
@@ -86,40 +79,11 @@ int open_input() {
 /// The input cut into chunks of about chunk_bytes at line ends, loaded once per chunk size.
 resident_text const& text_in_chunks_of(std::size_t chunk_bytes) {
   static int const fd = open_input();
-  // Never freed at exit: freed after the CUDA runtime's own teardown, its device_vector throws
-  // ("CUDA free failed: cudaErrorCudartUnloading") and the process aborts after its last report.
-  static resident_text* cached = nullptr;
-  static std::size_t cached_chunk = 0;
-  if (cached != nullptr && cached_chunk == chunk_bytes) return *cached;
-  delete cached;
-  cached = nullptr;
-  struct stat st{};
-  ::fstat(fd, &st);
-  auto text = std::make_unique<resident_text>();
-  text->bytes.resize(static_cast<std::size_t>(st.st_size) + rowscan::stations::text_padding_bytes);
-  ::lseek(fd, 0, SEEK_SET);
-  rowscan::io::reader_options options;
-  options.block_size = chunk_bytes;
-  options.buffers = 2;
-  rowscan::io::chunked_reader reader(fd, "benchmark input", options);
-  rowscan::io::text_chunk chunk{};
-  std::size_t at = 0;
-  while (reader.next(chunk)) {
-    thrust::copy(chunk.data, chunk.data + chunk.size, text->bytes.begin() + static_cast<std::ptrdiff_t>(at));
-    text->chunks.push_back({at, chunk.size});
-    at += chunk.size;
-  }
-  cached = text.release();
-  cached_chunk = chunk_bytes;
-  return *cached;
-}
-
-char const* chunk_data(resident_text const& text, resident_text::piece p) {
-  return thrust::raw_pointer_cast(text.bytes.data()) + p.offset;
+  return rowscan::bench::resident_in_chunks_of(fd, chunk_bytes, rowscan::stations::text_padding_bytes);
 }
 
 void report(benchmark::State& state, resident_text const& text, double seconds) {
-  auto const text_bytes = static_cast<double>(text.bytes.size() - rowscan::stations::text_padding_bytes);
+  auto const text_bytes = static_cast<double>(text.text_bytes());
   double const bytes = text_bytes * static_cast<double>(state.iterations());
   state.counters["text_GB"] = text_bytes / 1e9;
   state.counters["GB/s"] = bytes / seconds / 1e9;
@@ -136,7 +100,7 @@ void BM_find_lines(benchmark::State& state) {
   thrust::device_vector<std::uint32_t> count(1);
   auto pass = [&] {
     for (auto const& p : text.chunks) {
-      rowscan::for_each_line(chunk_data(text, p), p.size, ignore_line{}, thrust::raw_pointer_cast(count.data()), ctx);
+      rowscan::for_each_line(text.data(p), p.size, ignore_line{}, thrust::raw_pointer_cast(count.data()), ctx);
     }
   };
   double const seconds = run_timed(state, pass);
@@ -146,7 +110,7 @@ void BM_find_lines(benchmark::State& state) {
 /// Folds every chunk with the worker; returns the lines.
 std::uint64_t fold_all(rowscan::stations::worker& worker, resident_text const& text) {
   std::uint64_t lines = 0;
-  for (auto const& p : text.chunks) lines += worker.fold(chunk_data(text, p), p.size).lines;
+  for (auto const& p : text.chunks) lines += worker.fold(text.data(p), p.size).lines;
   return lines;
 }
 
@@ -174,7 +138,7 @@ void run_worker(benchmark::State& state, bool sync) {
   state.counters["chunks"] = static_cast<double>(text.chunks.size());
   state.counters["general_chunks"] = static_cast<double>(worker.paths().general_blocks());
   if (sync) {
-    double const gb = static_cast<double>(text.bytes.size() - rowscan::stations::text_padding_bytes) / 1e9;
+    double const gb = static_cast<double>(text.text_bytes()) / 1e9;
     double const parse = times.seconds("find + parse"), sort = times.seconds("sort"), reduce = times.seconds("reduce");
     state.counters["parse_ms"] = parse / n * 1e3;
     state.counters["sort_ms"] = sort / n * 1e3;
@@ -196,29 +160,27 @@ struct gpu_share {
   std::unique_ptr<rowscan::stations::worker> worker;
 };
 
-void BM_device_resident_gpus(benchmark::State& state) {
-  int const gpus = static_cast<int>(state.range(1));
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count < gpus) {
-    state.SkipWithError("fewer GPUs than asked for");
-    return;
-  }
+/// The chunks dealt in turn to one share for each entry of `devices` (share i on GPU devices[i]), each in
+/// its own memory with a worker that knows every station; then folded by every share at once, a thread
+/// each: wall time to the last one done.
+void run_shares(benchmark::State& state, std::vector<int> const& devices) {
   resident_text const& all = text_in_chunks_of(static_cast<std::size_t>(state.range(0)) << 20);
   std::vector<char> host(all.bytes.size());
   thrust::copy(all.bytes.begin(), all.bytes.end(), host.begin());
-  std::vector<gpu_share> shares(static_cast<std::size_t>(gpus));
-  for (int g = 0; g < gpus; ++g) {  // chunk i goes to GPU i % gpus, back to back in its memory
-    gpu_share& share = shares[static_cast<std::size_t>(g)];
-    share.device = g;
-    cudaSetDevice(g);
+  std::vector<gpu_share> shares(devices.size());
+  for (std::size_t g = 0; g < devices.size(); ++g) {  // chunk i goes to share i % shares, back to back in its memory
+    gpu_share& share = shares[g];
+    share.device = devices[g];
+    cudaSetDevice(share.device);
     std::vector<char> mine;
-    for (std::size_t i = static_cast<std::size_t>(g); i < all.chunks.size(); i += static_cast<std::size_t>(gpus)) {
+    for (std::size_t i = g; i < all.chunks.size(); i += devices.size()) {
       auto const& p = all.chunks[i];
       share.text.chunks.push_back({mine.size(), p.size});
       mine.insert(mine.end(), host.begin() + static_cast<std::ptrdiff_t>(p.offset),
                   host.begin() + static_cast<std::ptrdiff_t>(p.offset + p.size));
     }
-    mine.resize(mine.size() + rowscan::stations::text_padding_bytes);
+    share.text.padding = rowscan::stations::text_padding_bytes;
+    mine.resize(mine.size() + share.text.padding);
     share.text.bytes = thrust::device_vector<char>(mine.begin(), mine.end());
     share.ctx = std::make_unique<rowscan::context>();
     rowscan::stations::worker warm_up(*share.ctx, {});
@@ -247,9 +209,30 @@ void BM_device_resident_gpus(benchmark::State& state) {
     seconds += s;
   }
   report(state, all, seconds);
-  state.counters["gpus"] = gpus;
   cudaSetDevice(0);
 }
+
+void BM_device_resident_gpus(benchmark::State& state) {
+  int const gpus = static_cast<int>(state.range(1));
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count < gpus) {
+    state.SkipWithError("fewer GPUs than asked for");
+    return;
+  }
+  std::vector<int> devices;
+  for (int g = 0; g < gpus; ++g) devices.push_back(g);
+  run_shares(state, devices);
+  state.counters["gpus"] = gpus;
+}
+
+/// Several workers on the first GPU (as --devices gpu:0,0 runs them): while one waits for a result on
+/// the host (a block's line count, whether every line was known), another's kernels run.
+void BM_device_resident_lanes(benchmark::State& state) {
+  auto const workers = static_cast<std::size_t>(state.range(1));
+  run_shares(state, std::vector<int>(workers, 0));
+  state.counters["workers"] = static_cast<double>(workers);
+}
+BENCHMARK(BM_device_resident_lanes)->Args({64, 2})->Args({128, 2})->Args({64, 3})->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_device_resident_gpus)->Args({64, 1})->Args({64, 2})->UseManualTime()->Unit(benchmark::kMillisecond);
 #endif
 void BM_stages(benchmark::State& state) { run_worker(state, true); }
