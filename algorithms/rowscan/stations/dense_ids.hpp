@@ -275,7 +275,7 @@ struct store_line_end {
 
 /// The fast path's second pass: line i's station id and reading, from the line ends the scan stored.
 /// A transform over the lines gives each thread one line; a sink inside the scan would parse as many
-/// lines as its 16-byte word ends (0 to 16), and a warp would wait for its busiest lane.
+/// lines as its 16-byte word ends (0 to 3 when every line is valid), and a warp would wait for its busiest lane.
 struct parse_line_at {
   char const* text;
   std::uint32_t const* ends;

@@ -96,8 +96,9 @@ std::optional<std::size_t> fast_reducer::fold(char const* text, std::size_t size
     stage_scope stage(ctx_, "find + parse");
     // Two passes: the scan only stores where each line ends, then a transform parses one line a thread.
     // Fused into the scan, the parse ran once for each line a 16-byte word ends, so a warp's lanes
-    // parsed 0 to 16 lines each and waited for the busiest (BM_stages/512 on an H100, 1e9 rows: find +
-    // parse 41.2 -> 33.2 ms at 413 stations, 85.9 -> 60.6 ms at 10,000; docs/gpu-profile.md).
+    // parsed 0 to 3 lines each (0 to 16 in any text) and waited for the busiest (BM_stages/512 on an
+    // H100, 1e9 rows: find + parse 41.2 -> 33.2 ms at 413 stations, 85.9 -> 60.6 ms at 10,000;
+    // docs/gpu-profile.md).
     ctx_.grow(line_ends_, capacity);
     for_each_line(text, size, store_line_end{raw(line_ends_), static_cast<std::uint32_t>(capacity)},
                   raw(line_count_), ctx_);
