@@ -180,11 +180,11 @@ struct inputs<lineitem_workload> {
   }
 
   static out_of_memory_case<W> out_of_memory() {
-    // 64 KiB chunks of about 510 rows: a block's record ranges take about 4 KB (8 bytes a row), so a
-    // block fails at 3,000 bytes and its halves fit. The block's columns (2 KB each) fit too; a half's
-    // ranges take about 2 KB, so at 1,500 bytes the halves fail too (the CPU build's CLI: 2,500 fits,
-    // 2,000 fails). Light mode: 1,000 rows, two chunks.
-    return {support::generated_table(0.001, 10, 1000), 4, 50, 65536, 3000, 1500, {5, no_limit}};
+    // 64 KiB chunks of about 510 rows: a block's record ranges take room for a row every 64 bytes, 8
+    // bytes each (find_lines_in_one_scan): about 8 KB, so a block fails at 5,000 bytes and its halves
+    // (about 4 KB) fit. The block's columns (2 KB each) fit too; at 1,500 bytes the halves fail too.
+    // Light mode: 1,000 rows, two chunks.
+    return {support::generated_table(0.001, 10, 1000), 4, 50, 65536, 5000, 1500, {5, no_limit}};
   }
   static std::string second_failure_text() { return support::generated_table(0.001, 10); }
   static W::query second_failure_query() { return {5}; }

@@ -221,6 +221,36 @@ TEST(FindLines, MisalignedTextMatchesTheBytewiseChunkBy) {
   }
 }
 
+/// find_lines_in_one_scan gives find_lines' records whether the room it makes holds every line or not:
+/// lines of 1 to 2 * mean bytes against rooms for lines of 1, mean / 2, mean and 4 * mean bytes (the last
+/// too small: the text is scanned again), each with records left from a longer text before it.
+TEST(FindLines, OneScanMatchesTheReferenceWhetherItsRoomHoldsTheLinesOrNot) {
+  std::mt19937 rng(79);
+  rowscan::context ctx;
+  thrust::device_vector<std::uint32_t> count(1);
+  for (std::size_t mean : {3u, 20u, 120u}) {
+    for (std::size_t n : {0u, 1u, 17u, 5000u, 200000u}) {
+      std::string text;
+      while (text.size() < n) text += std::string(1 + rng() % (2 * mean), 'x') + "\n";
+      text.resize(n);  // the last line may lack its '\n'
+      std::vector<char> const bytes(text.begin(), text.end());
+      auto const expected = reference::chunk_by(bytes, [](char a, char) { return a != '\n'; });
+      thrust::device_vector<char> const d(text.begin(), text.end());
+      for (std::size_t usual : {std::size_t{1}, mean / 2 + 1, mean, 4 * mean}) {
+        SCOPED_TRACE("mean=" + std::to_string(mean) + " n=" + std::to_string(n) + " usual=" + std::to_string(usual) +
+                     " seed=79");
+        thrust::device_vector<rowscan::record_range> records(n + 7, rowscan::record_range{99, 99});  // stale rows
+        rowscan::find_lines_in_one_scan(thrust::raw_pointer_cast(d.data()), d.size(), usual, records,
+                                        thrust::raw_pointer_cast(count.data()), ctx);
+        thrust::host_vector<rowscan::record_range> const h = records;
+        chunks got;
+        for (auto const& r : h) got.push_back({r.begin, r.end});
+        EXPECT_EQ(got, expected);
+      }
+    }
+  }
+}
+
 /// for_each_line reports the line count through its device counter, also for an empty text.
 TEST(ForEachLine, CountsLinesIntoTheDeviceCounter) {
   rowscan::context ctx;

@@ -646,8 +646,8 @@ TEST_F(CliInputs, OutOfDeviceMemoryTwiceIsAClearError) {
   }
   auto const l = run("generate lineitem --scale 0.001 --seed 13 -o '" + input() + "'");
   ASSERT_EQ(l.exit_code, 0) << l.err;
-  // lineitem's largest allocation is a block's record ranges, 8 bytes a row: about 2 KB for half of a
-  // 64 KiB block.
+  // lineitem's largest allocation is a block's record ranges, 8 bytes for every 64 bytes of text: about
+  // 4 KB for half of a 64 KiB block.
   failing_allocations const limit(1500);
   auto const li = run("lineitem --suppkey-below 10 --chunk-size 65536 '" + input() + "'");
   expect_error(li, input(), "out of " + memory_of_the_run(li.err, run("--version").out) + " memory for the 65");

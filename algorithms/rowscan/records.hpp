@@ -7,6 +7,7 @@
 #include "rowscan/chunk_by.hpp"
 #include "rowscan/context.hpp"
 #include "rowscan/lines.hpp"
+#include "rowscan/read_back.hpp"
 
 #include <thrust/device_vector.h>
 #include <thrust/find.h>
@@ -56,6 +57,37 @@ inline void find_lines(char const* text, std::size_t size, thrust::device_vector
                        context const& ctx) {
   ctx.resize(records, count_lines(text, size, ctx));
   for_each_line(text, size, store_record{thrust::raw_pointer_cast(records.data())}, nullptr, ctx);
+}
+
+/// for_each_line's sink that stores the ranges of the lines below `capacity` (the line count reveals
+/// any beyond it).
+struct store_record_below {
+  record_range* records;
+  std::uint32_t capacity;
+  ROWSCAN_HD void operator()(std::uint32_t line, std::uint32_t begin, std::uint32_t end) const {
+    if (line < capacity) records[line] = record_range{begin, end};
+  }
+};
+
+/// find_lines for a text whose lines are seldom shorter than `usual_line_bytes`: room for size /
+/// usual_line_bytes + 2 records, one scan that stores them and counts them into *line_count (device
+/// memory), and records cut to the count. That saves find_lines' counting pass over the text; a text of
+/// shorter lines than that room holds is scanned again, counted first, and gives the same records.
+inline void find_lines_in_one_scan(char const* text, std::size_t size, std::size_t usual_line_bytes,
+                                   thrust::device_vector<record_range>& records, std::uint32_t* line_count,
+                                   context const& ctx) {
+  detail::check_text_size(size);
+  std::size_t const room = size / usual_line_bytes + 2;
+  ctx.resize(records, room);
+  for_each_line(text, size, store_record_below{thrust::raw_pointer_cast(records.data()), static_cast<std::uint32_t>(room)},
+                line_count, ctx);
+  std::uint32_t lines = 0;
+  copy_to_host(line_count, 1, &lines, ctx);
+  if (lines <= room) {
+    records.resize(lines);  // shrinking writes nothing
+    return;
+  }
+  find_lines(text, size, records, ctx);
 }
 
 /// find_lines with the byte-per-element chunk_by of chunk_by.hpp: the plain composition, kept as the

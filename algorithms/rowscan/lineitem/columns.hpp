@@ -168,6 +168,7 @@ struct is_bad_row {
 /// Device arrays of one block, kept across blocks so that steady state does not reallocate.
 struct chunk_buffers {
   thrust::device_vector<record_range> records;
+  thrust::device_vector<std::uint32_t> line_count;  ///< find_lines_in_one_scan's count
   thrust::device_vector<std::uint32_t> pipes;
   thrust::device_vector<std::uint32_t> first_pipe;
   thrust::device_vector<std::uint8_t> statuses;

@@ -23,7 +23,7 @@ std::vector<std::string> stage_names() {
 }
 
 std::size_t default_chunk_size() {
-  // A block's device arrays take about 2.1 bytes per byte of text (records, '|' positions, statuses,
+  // A block's device arrays take about 2.2 bytes per byte of text (records, '|' positions, statuses,
   // the block's columns) beside the two text slots. On the host, copy_if is transform + serial scan +
   // scatter with two 8-byte temporaries per byte of text, and peak RSS is about 24 bytes per chunk byte
   // per worker. Measured on the 2-core machine, scale 1 (`rowscan generate lineitem --scale 1`, 760 MB),
