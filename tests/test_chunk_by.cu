@@ -223,7 +223,8 @@ TEST(FindLines, MisalignedTextMatchesTheBytewiseChunkBy) {
 
 /// find_lines_in_one_scan gives find_lines' records whether the room it makes holds every line or not:
 /// lines of 1 to 2 * mean bytes against rooms for lines of 1, mean / 2, mean and 4 * mean bytes (the last
-/// too small: the text is scanned again), each with records left from a longer text before it.
+/// too small: the text is scanned again), each with records left from a longer text before it; on the
+/// host systems find_lines_walking too (its room doubles instead).
 TEST(FindLines, OneScanMatchesTheReferenceWhetherItsRoomHoldsTheLinesOrNot) {
   std::mt19937 rng(79);
   rowscan::context ctx;
@@ -246,6 +247,15 @@ TEST(FindLines, OneScanMatchesTheReferenceWhetherItsRoomHoldsTheLinesOrNot) {
         chunks got;
         for (auto const& r : h) got.push_back({r.begin, r.end});
         EXPECT_EQ(got, expected);
+#if !ROWSCAN_HAS_CUB
+        // The host workers' walk, whose room doubles where the scan's would be counted again.
+        thrust::device_vector<rowscan::record_range> walked(n + 7, rowscan::record_range{99, 99});
+        rowscan::find_lines_walking(text.data(), text.size(), usual, walked, ctx);
+        thrust::host_vector<rowscan::record_range> const w = walked;
+        chunks got_walking;
+        for (auto const& r : w) got_walking.push_back({r.begin, r.end});
+        EXPECT_EQ(got_walking, expected);
+#endif
       }
     }
   }

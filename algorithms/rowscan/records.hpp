@@ -13,6 +13,7 @@
 #include <thrust/find.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace rowscan {
 ROWSCAN_SYSTEM_BEGIN
@@ -89,6 +90,30 @@ inline void find_lines_in_one_scan(char const* text, std::size_t size, std::size
   }
   find_lines(text, size, records, ctx);
 }
+
+#if !ROWSCAN_HAS_CUB
+/// The host's find_lines_in_one_scan, for a worker that is one thread: it walks text[0, size) (host
+/// memory) from one '\n' to the next with std::memchr and stores each line's range, in room for a line
+/// every usual_line_bytes that doubles if the lines are shorter. The same records as find_lines; a
+/// scan over words on one thread must combine every word's interval, where the walk only looks for
+/// the next '\n' (docs/lineitem.md, "Records in one scan").
+inline void find_lines_walking(char const* text, std::size_t size, std::size_t usual_line_bytes,
+                               thrust::device_vector<record_range>& records, context const& ctx) {
+  detail::check_text_size(size);
+  std::size_t room = size / usual_line_bytes + 2;
+  ctx.resize(records, room);
+  std::size_t lines = 0;
+  for (std::size_t begin = 0; begin < size;) {
+    auto const* newline = static_cast<char const*>(std::memchr(text + begin, '\n', size - begin));
+    std::size_t const end = newline == nullptr ? size : static_cast<std::size_t>(newline - text) + 1;
+    if (lines == room) ctx.resize(records, room *= 2);
+    thrust::raw_pointer_cast(records.data())[lines++] = record_range{static_cast<std::uint32_t>(begin),
+                                                                     static_cast<std::uint32_t>(end)};
+    begin = end;
+  }
+  records.resize(lines);
+}
+#endif
 
 /// find_lines with the byte-per-element chunk_by of chunk_by.hpp: the plain composition, kept as the
 /// reference the fast one is tested against (and for the teaching material).

@@ -44,9 +44,13 @@ job::tally worker::fold(char const* text, std::size_t size) {
   store_.resize(0);  // keeps the capacity: steady state does not reallocate
   {
     stage_scope stage(ctx_, "find records");
+#if ROWSCAN_HAS_CUB
     ctx_.grow(buffers_.line_count, 1);
     find_lines_in_one_scan(text, size, usual_row_bytes, buffers_.records,
                            thrust::raw_pointer_cast(buffers_.line_count.data()), ctx_);
+#else
+    find_lines_walking(text, size, usual_row_bytes, buffers_.records, ctx_);  // a host worker is one thread
+#endif
   }
   std::size_t const rows = buffers_.records.size();
   out.lines = rows;
