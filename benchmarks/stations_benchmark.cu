@@ -232,7 +232,12 @@ void BM_device_resident_lanes(benchmark::State& state) {
   run_shares(state, std::vector<int>(workers, 0));
   state.counters["workers"] = static_cast<double>(workers);
 }
-BENCHMARK(BM_device_resident_lanes)->Args({64, 2})->Args({128, 2})->Args({64, 3})->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_device_resident_lanes)
+    ->Args({64, 2})
+    ->Args({128, 2})
+    ->Args({64, 3})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_device_resident_gpus)->Args({64, 1})->Args({64, 2})->UseManualTime()->Unit(benchmark::kMillisecond);
 #endif
 void BM_stages(benchmark::State& state) { run_worker(state, true); }

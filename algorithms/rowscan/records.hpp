@@ -80,8 +80,8 @@ inline void find_lines_in_one_scan(char const* text, std::size_t size, std::size
   detail::check_text_size(size);
   std::size_t const room = size / usual_line_bytes + 2;
   ctx.resize(records, room);
-  for_each_line(text, size, store_record_below{thrust::raw_pointer_cast(records.data()), static_cast<std::uint32_t>(room)},
-                line_count, ctx);
+  store_record_below const store{thrust::raw_pointer_cast(records.data()), static_cast<std::uint32_t>(room)};
+  for_each_line(text, size, store, line_count, ctx);
   std::uint32_t lines = 0;
   copy_to_host(line_count, 1, &lines, ctx);
   if (lines <= room) {

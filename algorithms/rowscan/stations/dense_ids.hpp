@@ -41,10 +41,11 @@ constexpr std::size_t min_line_bytes = 6;
 
 /// The directory splits the keys by their top bits: keys of bucket b are [directory[b], directory[b + 1]).
 /// 256 to 65,536 buckets: every lookup reads the directory at random. On the GPU about four buckets a
-/// station (sixteen took 1.01-1.03 of four's time on the H100). On the host sixteen: a name then shares its bucket with an earlier key less often, and the
-/// host's lookup compares the bucket's first entry before any walk (dictionary_view::find_words), whose
-/// branch a core mispredicts each time it must walk. 413 stations' 8,192 buckets (16 KiB) stay in a
-/// core's L1 cache; 10,000 stations' 65,536 (128 KiB) in its L2, and more measured slower there.
+/// station (sixteen took 1.01-1.03 of four's time on the H100). On the host sixteen: a name then shares
+/// its bucket with an earlier key less often, and a lookup compares the bucket's first entry before any
+/// walk (dictionary_view::find_words), whose branch a core mispredicts each time it must walk. 413
+/// stations' 8,192 buckets (16 KiB) stay in a core's L1 cache; 10,000 stations' 65,536 (128 KiB) in its
+/// L2, and more measured slower there.
 constexpr std::uint32_t min_directory_bits = 8;
 constexpr std::uint32_t max_directory_bits = 16;
 constexpr std::size_t directory_buckets_per_station = ROWSCAN_HAS_CUB ? 4 : 16;
@@ -263,8 +264,8 @@ ROWSCAN_HD inline station_reading read_station_line(char const* text, std::uint3
   return r;
 }
 
-/// for_each_line's sink on the fast path, its first pass: ends[line] = where the line ends (its '\n' included),
-/// for every line below `capacity`. Line i is then [ends[i - 1], ends[i]), line 0 from 0.
+/// for_each_line's sink on the fast path, its first pass: ends[line] = where the line ends (its '\n'
+/// included), for every line below `capacity`. Line i is then [ends[i - 1], ends[i]), line 0 from 0.
 struct store_line_end {
   std::uint32_t* ends;
   std::uint32_t capacity;
@@ -275,7 +276,8 @@ struct store_line_end {
 
 /// The fast path's second pass: line i's station id and reading, from the line ends the scan stored.
 /// A transform over the lines gives each thread one line; a sink inside the scan would parse as many
-/// lines as its 16-byte word ends (0 to 3 when every line is valid), and a warp would wait for its busiest lane.
+/// lines as its 16-byte word ends (0 to 3 when every line is valid), and a warp would wait for its
+/// busiest lane.
 struct parse_line_at {
   char const* text;
   std::uint32_t const* ends;

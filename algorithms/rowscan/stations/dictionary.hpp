@@ -8,7 +8,7 @@
 //   directory:    lower_bound(entry keys, every bucket's smallest key)   the entries of bucket b (keys
 //                                                                        with b as top bits) are [dir[b], dir[b + 1])
 //   padded names: each name zero-padded to whole 8-byte words, so a comparison is a few word loads
-//   first ids:    gather(entry ids, directory)                        each bucket's first station (a lookup's first try)
+//   first ids:    gather(entry ids, directory)                        each bucket's first station (tried first)
 //   short names:  each station's first two words and size, by id     what that station is compared with first
 #pragma once
 

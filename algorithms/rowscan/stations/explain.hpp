@@ -8,7 +8,8 @@
 //   -> table_from_groups (gather_strings) -> merge_into(running) -> sorted_by_name -> host
 // Then a second worker, starting from the table the first one learned, folds the same text again: now
 // every station is known, so it takes the fast path (fast_reducer.hpp):
-//   for_each_line(store_line_end) -> transform(parse_line_at) -> sort ids -> per-station stats -> merged into the table
+//   for_each_line(store_line_end) -> transform(parse_line_at) -> sort ids -> per-station stats
+//   -> merged into the table
 #pragma once
 
 #include "rowscan/stations/explained.hpp"

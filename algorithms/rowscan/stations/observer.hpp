@@ -36,7 +36,8 @@ class block_observer {
   virtual void merged(station_table const& /*running*/, context const&) {}
 
   // The fast path (fast_reducer.hpp), per block.
-  /// for_each_line(store_line_end), transform(parse_line_at): each line's station id (or needs_general_path) and tenths.
+  /// for_each_line(store_line_end), transform(parse_line_at): each line's station id (or
+  /// needs_general_path) and tenths.
   virtual void ids_parsed(station_id const* /*ids*/, std::int16_t const* /*tenths*/, std::size_t /*lines*/,
                           context const&) {}
   /// The ids and tenths sorted by id.
