@@ -160,16 +160,24 @@ struct gpu_share {
   std::unique_ptr<rowscan::stations::worker> worker;
 };
 
-/// The chunks dealt in turn to one share for each entry of `devices` (share i on GPU devices[i]), each in
-/// its own memory with a worker that knows every station; then folded by every share at once, a thread
-/// each: wall time to the last one done.
-void run_shares(benchmark::State& state, std::vector<int> const& devices) {
-  resident_text const& all = text_in_chunks_of(static_cast<std::size_t>(state.range(0)) << 20);
+/// The chunks of `all` dealt in turn to one share for each entry of `devices` (share i on GPU
+/// devices[i]), each in its own memory with a worker that knows every station. Kept for the next
+/// repetition of the same benchmark, since making them copies the whole text off the device and back;
+/// never freed at exit (as resident_in_chunks_of).
+std::vector<gpu_share>& shares_of(resident_text const& all, std::size_t chunk_bytes, std::vector<int> const& devices) {
+  struct share_set {
+    std::size_t chunk_bytes;
+    std::vector<int> devices;
+    std::vector<gpu_share> shares;
+  };
+  static share_set* cached = nullptr;
+  if (cached != nullptr && cached->chunk_bytes == chunk_bytes && cached->devices == devices) return cached->shares;
+  delete cached;
+  cached = new share_set{chunk_bytes, devices, std::vector<gpu_share>(devices.size())};
   std::vector<char> host(all.bytes.size());
   thrust::copy(all.bytes.begin(), all.bytes.end(), host.begin());
-  std::vector<gpu_share> shares(devices.size());
   for (std::size_t g = 0; g < devices.size(); ++g) {  // chunk i goes to share i % shares, back to back in its memory
-    gpu_share& share = shares[g];
+    gpu_share& share = cached->shares[g];
     share.device = devices[g];
     cudaSetDevice(share.device);
     std::vector<char> mine;
@@ -189,6 +197,15 @@ void run_shares(benchmark::State& state, std::vector<int> const& devices) {
     share.worker->start_from(warm_up.partial());
     share.ctx->synchronize();
   }
+  cudaSetDevice(0);
+  return cached->shares;
+}
+
+/// The shares of shares_of, folded by every share at once, a thread each: wall time to the last one done.
+void run_shares(benchmark::State& state, std::vector<int> const& devices) {
+  auto const chunk_bytes = static_cast<std::size_t>(state.range(0)) << 20;
+  resident_text const& all = text_in_chunks_of(chunk_bytes);
+  std::vector<gpu_share>& shares = shares_of(all, chunk_bytes, devices);
   auto fold_every_share = [&] {
     std::vector<std::thread> threads;
     for (gpu_share& share : shares) {
