@@ -22,7 +22,6 @@
 #include "rowscan/config.hpp"
 #include "rowscan/context.hpp"
 #include "rowscan/generate/measurements.hpp"
-#include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/lines.hpp"
 #include "rowscan/job/stage_times.hpp"
 #include "rowscan/stations/worker.hpp"
@@ -37,7 +36,6 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
