@@ -3,6 +3,7 @@
 // against the scalar references on random mixes of valid and bad lines and on edge cases, and the
 // retry in halves when the device runs out of memory. Each test runs for stations and for lineitem;
 // `inputs<W>` holds what differs between them.
+#include "support/long_comments.hpp"
 #include "support/workload_harness.hpp"
 
 #include "rowscan/error.hpp"
@@ -183,10 +184,12 @@ struct inputs<lineitem_workload> {
     // 64 KiB chunks of about 510 rows: a block's record ranges take room for a row every 64 bytes, 8
     // bytes each (find_lines_in_one_scan): about 8 KB, so a block fails at 5,000 bytes and its halves
     // (about 4 KB) fit. The block's columns (2 KB each) fit too; at 1,500 bytes the halves fail too.
-    // Light mode: 1,000 rows, two chunks.
-    return {support::generated_table(0.001, 10, 1000), 4, 50, 65536, 5000, 1500, {5, no_limit}};
+    // A valid block is summed in one pass that allocates nothing, so one row in 100 has a comment too
+    // long for it: every block then takes the composition that does. Light mode: 1,000 rows, two chunks.
+    return {long_comments(support::generated_table(0.001, 10, 1000)), 4, 50, 65536, 5000, 1500, {5, no_limit}};
   }
-  static std::string second_failure_text() { return support::generated_table(0.001, 10); }
+  static std::string second_failure_text() { return long_comments(support::generated_table(0.001, 10)); }
+  static std::string long_comments(std::string const& table) { return support::with_long_comments(table, 100, 1100); }
   static W::query second_failure_query() { return {5}; }
 };
 

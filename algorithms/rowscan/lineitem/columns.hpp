@@ -20,9 +20,9 @@
 #include "rowscan/context.hpp"
 #include "rowscan/job/tally.hpp"
 #include "rowscan/lineitem/row_format.hpp"
+#include "rowscan/lineitem/row_walk.hpp"
 #include "rowscan/records.hpp"
 
-#include <cuda/std/bit>
 #include <thrust/device_vector.h>
 #include <thrust/tuple.h>
 
@@ -93,69 +93,20 @@ struct parse_row_at {
   }
 };
 
-/// pipe_at for parse_fields from one walk over the row: the 2nd to 6th '|' and the 16th, the only ones
-/// parse_fields reads (fields 2, 4 and 5, and where the row ends).
-struct walked_pipes {
-  std::uint32_t second_to_sixth[5];
-  std::uint32_t sixteenth;
-  ROWSCAN_HD std::uint32_t operator()(std::uint32_t j) const {
-    return j == fields_per_row - 1 ? sixteenth : second_to_sixth[j - 1];
-  }
-};
-
-/// Bytes a block's text needs readable after its end for parse_row_walking: the last aligned word of
-/// its last row.
+/// Bytes a block's text needs readable after its end for row_walk.hpp's walks: the rest of the aligned
+/// 8-byte word that holds its last byte.
 constexpr std::size_t walk_padding_bytes = 8;
 
-/// The aligned 8-byte word at p (byte i of it in bits 8i to 8i + 7).
-ROWSCAN_HD inline std::uint64_t aligned_word(char const* p) {
-#if ROWSCAN_HAS_CUB
-  return *reinterpret_cast<std::uint64_t const*>(p);
-#else
-  std::uint64_t w = 0;
-  std::memcpy(&w, p, sizeof w);
-  return w;
-#endif
-}
-
-/// The high bit of each byte of w that is '|', exact for every byte (no borrow from a byte below).
-ROWSCAN_HD inline std::uint64_t pipe_bytes(std::uint64_t w) {
-  std::uint64_t const x = w ^ 0x7c7c7c7c7c7c7c7cull;  // '|' bytes become 0
-  return ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x) & 0x8080808080808080ull;
-}
-
-/// Parses record r of a chunk in one walk over its bytes, without the chunk's '|' list: the walk counts
-/// the row's '|' and keeps the ones parse_fields reads, so the text is read once, where find_fields and
-/// parse_row_at read it twice and write and search the list between (docs/gpu-profile.md). The row is
-/// read in the aligned 8-byte words that hold it, a mask of its '|' bytes per word, and one step per
-/// '|' (16 in a valid row) rather than one per byte: the words before its first byte lie in the same
-/// allocation, and walk_padding_bytes after the text cover the last word.
+/// Parses record r of a chunk in one walk over its bytes (row_walk.hpp), without the chunk's '|' list:
+/// the walk counts the row's '|' and keeps the ones parse_fields reads, so the text is read once, where
+/// find_fields and parse_row_at read it twice and write and search the list between
+/// (docs/gpu-profile.md).
 struct parse_row_walking {
   char const* text;
   record_range const* records;
   ROWSCAN_HD row_columns operator()(std::uint32_t r) const {
     record_range const rec = records[r];
-    std::uint32_t size = rec.size();
-    if (size > 0 && text[rec.end - 1] == '\n') --size;
-    char const* const line = text + rec.begin;
-    auto const skip = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(line) & 7);  // bytes before the line
-    char const* const first_word = line - skip;
-    walked_pipes at{{0, 0, 0, 0, 0}, 0};
-    std::uint32_t pipes = 0;
-    for (std::uint32_t base = 0; base < skip + size; base += 8) {
-      std::uint64_t flags = pipe_bytes(aligned_word(first_word + base));
-      if (base == 0) flags &= ~std::uint64_t{0} << (8 * skip);                    // not before the line
-      std::uint32_t const left = skip + size - base;
-      if (left < 8) flags &= (std::uint64_t{1} << (8 * left)) - 1;                 // nor from its end on
-      for (; flags != 0; flags &= flags - 1) {
-        std::uint32_t const i = base + static_cast<std::uint32_t>(cuda::std::countr_zero(flags)) / 8 - skip;
-        // Selects, not a store at a computed index, so that the five can stay in registers on the GPU.
-        for (std::uint32_t k = 0; k < 5; ++k) at.second_to_sixth[k] = pipes == k + 1 ? i : at.second_to_sixth[k];
-        at.sixteenth = pipes == fields_per_row - 1 ? i : at.sixteenth;
-        ++pipes;
-      }
-    }
-    parsed_row const p = parse_fields(line, size, pipes, at);
+    parsed_row const p = walk_row(text, rec.begin, rec.end, rec.size()).parse(text + rec.begin);
     return {p.suppkey, p.quantity, p.price_cents, static_cast<std::uint8_t>(p.status)};
   }
 };

@@ -18,7 +18,7 @@ namespace rowscan::lineitem {
 ROWSCAN_SYSTEM_BEGIN
 
 std::vector<std::string> stage_names() {
-  return {job::setup_stage, "reader setup", "read (waiting)", job::hand_over_stage, "find records", "find fields", "parse",
+  return {job::setup_stage, "reader setup", "read (waiting)", job::hand_over_stage, "one pass", "find records", "find fields", "parse",
           "query"};
 }
 

@@ -4,6 +4,7 @@
 #include "rowscan/lineitem/worker.hpp"
 
 #include "rowscan/job/skipped_rows.hpp"
+#include "rowscan/lineitem/one_pass.hpp"
 #include "rowscan/read_back.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stage.hpp"
@@ -11,6 +12,7 @@
 #include <thrust/find.h>
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -41,6 +43,21 @@ worker::worker(context const& ctx, worker_options options, block_observer* obser
 job::tally worker::fold(char const* text, std::size_t size) {
   job::tally out;
   if (size == 0) return out;
+  if (observer_ == nullptr) {  // --explain shows the step-by-step composition below, always
+    std::optional<one_pass_result> clean;
+    {
+      stage_scope stage(ctx_, "one pass");
+      clean = sums_in_one_pass(text, size, options_.suppkey_below, ctx_);
+    }
+    if (clean) {
+      sums_ = merge(std::move(sums_), clean->sums);
+      rows_ += clean->rows;
+      out.lines = clean->rows;
+      return out;
+    }
+  }
+  // A bad or long row (or more than eight thresholds): the composition that stores what it finds, to
+  // say which row is wrong and where, or skip it.
   store_.resize(0);  // keeps the capacity: steady state does not reallocate
   {
     stage_scope stage(ctx_, "find records");
