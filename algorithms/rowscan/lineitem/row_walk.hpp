@@ -78,12 +78,14 @@ ROWSCAN_HD inline row_walk walk_row(char const* text, std::uint32_t begin, std::
   std::uint32_t const readable = size - begin < limit ? size - begin : limit;
   row_walk out;
   for (std::uint32_t base = 0; base < skip + readable; base += 8) {
-    std::uint32_t const from = base == 0 ? skip : 0;
-    std::uint32_t const to = skip + readable - base < 8 ? skip + readable - base : 8;
     std::uint64_t const word = aligned_word(first_word + base);
-    std::uint64_t const keep = bytes_between(from, to);
-    std::uint64_t const newline = bytes_equal_to(word, '\n') & keep;
-    std::uint64_t pipes = bytes_equal_to(word, '|') & keep;
+    std::uint64_t newline = bytes_equal_to(word, '\n');
+    std::uint64_t pipes = bytes_equal_to(word, '|');
+    if (base == 0 || skip + readable - base < 8) {  // the first or last word: only the row's own bytes
+      std::uint64_t const keep = bytes_between(base == 0 ? skip : 0, skip + readable - base < 8 ? skip + readable - base : 8);
+      newline &= keep;
+      pipes &= keep;
+    }
     if (newline != 0) pipes &= (newline & (~newline + 1)) - 1;  // only those before the first '\n'
     if (out.pipes < 6) {  // a step per '|' until the sixth (at most 13 then: the 16th is never in this word)
       for (; pipes != 0; pipes &= pipes - 1) {
