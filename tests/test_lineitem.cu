@@ -219,16 +219,10 @@ TEST(LineitemParse, OneWalkPerRowAgreesWithThePipeListAndTheScalarParse) {
   for (unsigned seed = 1; seed <= 12; ++seed) {
     SCOPED_TRACE("seed=" + std::to_string(seed));
     std::mt19937 rng(seed);
-    auto digits = [&](std::size_t n) {
-      std::string d;
-      for (std::size_t i = 0; i < n; ++i) d += static_cast<char>('0' + rng() % 10);
-      return d;
-    };
     std::string text;
     std::size_t const rows = 100 + rng() % 300;
     for (std::size_t i = 0; i < rows; ++i) {
-      std::string r = row(digits(1 + rng() % 6), rng() % 4 ? digits(1 + rng() % 2) : digits(2) + ".00",
-                          digits(1 + rng() % 7) + "." + digits(2));
+      std::string r = support::random_lineitem_row(rng);
       std::size_t const at = rng() % (r.size() - 1);  // a byte of the row before its '\n'
       switch (rng() % 16) {
         case 0: r.erase(r.find('|', at) == std::string::npos ? at : r.find('|', at), 1); break;

@@ -80,17 +80,11 @@ TEST(LineitemOnePass, RandomTextsMatchTheReferenceOrGiveNoAnswer) {
   for (std::uint32_t seed = 1; seed <= 60; ++seed) {
     SCOPED_TRACE("seed=" + std::to_string(seed));
     std::mt19937 rng(seed);
-    auto digits = [&](std::size_t n) {
-      std::string d;
-      for (std::size_t i = 0; i < n; ++i) d += static_cast<char>('0' + rng() % 10);
-      return d;
-    };
     bool const clean = seed % 3 != 0;  // two texts in three are all valid rows
     std::string text;
     std::size_t const rows = 1 + rng() % 400;
     for (std::size_t i = 0; i < rows; ++i) {
-      std::string r = support::lineitem_row(digits(1 + rng() % 6), rng() % 4 ? digits(1 + rng() % 2) : digits(2) + ".00",
-                                            digits(1 + rng() % 7) + "." + digits(2));
+      std::string r = support::random_lineitem_row(rng);
       std::size_t const comment = r.rfind('|', r.size() - 3) + 1;  // the last field, before its '|'
       r.replace(comment, r.size() - 2 - comment, std::string(rng() % 113, 'c'));  // 0 to 112 bytes
       std::size_t const at = rng() % (r.size() - 1);

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <random>
 #include <string>
 
 namespace support {
@@ -35,6 +36,20 @@ inline std::string generated_table(double scale, std::uint64_t seed, std::size_t
 inline std::string lineitem_row(std::string const& suppkey, std::string const& quantity, std::string const& price) {
   return "1|155190|" + suppkey + "|1|" + quantity + "|" + price +
          "|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|TRUCK|egular courts above the|\n";
+}
+
+/// A dbgen-shaped row with random fields the query reads: l_suppkey of 1 to 6 digits, l_quantity of 1
+/// or 2 digits (one in four as "NN.00"), l_extendedprice of 1 to 7 digits and cents.
+inline std::string random_lineitem_row(std::mt19937& rng) {
+  auto digits = [&](std::size_t n) {
+    std::string d;
+    for (std::size_t i = 0; i < n; ++i) d += static_cast<char>('0' + rng() % 10);
+    return d;
+  };
+  std::string const suppkey = digits(1 + rng() % 6);
+  std::string const quantity = rng() % 4 ? digits(1 + rng() % 2) : digits(2) + ".00";
+  std::string const price = digits(1 + rng() % 7) + "." + digits(2);
+  return lineitem_row(suppkey, quantity, price);
 }
 
 }  // namespace support
