@@ -6,8 +6,10 @@
 //   BM_load     summarize() of a generated lineitem.tbl from the page cache: read, copy, find records,
 //               find fields, parse into the column store: GB/s of text.
 //   BM_resident/MiB  the same table already in device memory, in blocks of about MiB MiB as the reader
-//               cuts them, folded by one lineitem::worker (find records, parse, query): the device's
-//               time alone, GB/s of text.
+//               cuts them, folded by one lineitem::worker (the one pass for a block of valid rows):
+//               the device's time alone, GB/s of text.
+//   BM_one_pass/MiB/S  sums_in_one_pass alone over those blocks, with stretches of S bytes: the
+//               stretch size's cost (a thread's rows against the lanes left waiting).
 // Each iteration is timed manually: CUDA events around the device work under CUDA, steady_clock on
 // the CPU backends; one untimed run warms up first. Sizes come from the environment so the CPU build
 // runs small:
@@ -20,6 +22,7 @@
 #include "rowscan/config.hpp"
 #include "rowscan/context.hpp"
 #include "rowscan/generate/lineitem.hpp"
+#include "rowscan/lineitem/one_pass.hpp"
 #include "rowscan/lineitem/query.hpp"
 #include "rowscan/lineitem/summarize.hpp"
 #include "rowscan/lineitem/worker.hpp"
@@ -182,6 +185,27 @@ void BM_resident(benchmark::State& state) {
   state.counters["GB/s"] = bytes * static_cast<double>(state.iterations()) / seconds / 1e9;
 }
 BENCHMARK(BM_resident)->Arg(64)->Arg(128)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+void BM_one_pass(benchmark::State& state) {
+  auto const& text = rowscan::bench::resident_in_chunks_of(
+      resident_input(), static_cast<std::size_t>(state.range(0)) << 20, rowscan::lineitem::walk_padding_bytes);
+  auto const stretch = static_cast<std::uint32_t>(state.range(1));
+  rowscan::context ctx;
+  std::uint64_t rows = 0;
+  auto pass_all = [&] {
+    rows = 0;
+    for (auto const& p : text.chunks) {
+      auto const sums = rowscan::lineitem::sums_in_one_pass(text.data(p), p.size, {5000}, ctx, stretch);
+      if (!sums) throw std::runtime_error("BM_one_pass: a block with a bad or overlong row");
+      rows += sums->rows;
+    }
+  };
+  double const seconds = run_timed(state, pass_all);
+  auto const bytes = static_cast<double>(text.text_bytes());
+  state.counters["rows"] = static_cast<double>(rows);
+  state.counters["GB/s"] = bytes * static_cast<double>(state.iterations()) / seconds / 1e9;
+}
+BENCHMARK(BM_one_pass)->ArgsProduct({{128}, {64, 128, 256, 512}})->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
