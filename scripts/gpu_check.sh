@@ -113,9 +113,12 @@ sanitize_slow_first=(
 )
 
 # One job of run_sanitize: NAME PROGRAM ARGS... under the tool, in light mode, with its log in
-# $sanitize_logs/NAME.log. Prints one line: NAME, exit code, verdict (clean, errors, failed, timeout), seconds.
+# $sanitize_logs/NAME.log (a '/' of a typed test's name as '_'). Prints one line: NAME, exit code, verdict
+# (clean, errors, failed, timeout), seconds.
+sanitize_log() { echo "$sanitize_logs/${1//\//_}.log"; }
 sanitize_one() {
-  local name=$1 log="$sanitize_logs/$1.log" start=$SECONDS rc verdict
+  local name=$1 log start=$SECONDS rc verdict
+  log=$(sanitize_log "$1")
   shift
   # --require-cuda-init no: host-only tests (the references, the generators) pass instead of failing
   # for never starting CUDA.
@@ -192,8 +195,8 @@ run_sanitize() {
     [ "$verdict" = clean ] && continue
     echo "-- $name: $verdict (exit $rc, $seconds s)"
     # The sanitizer's own lines (its summaries and banner aside), else the test's first failures.
-    lines=$(grep "=========" "$sanitize_logs/$name.log" | grep -vE "SUMMARY|COMPUTE-SANITIZER" | head -4)
-    [ -n "$lines" ] || lines=$(grep -v "=========" "$sanitize_logs/$name.log" | grep -E "Failure|FAILED|rror" | head -3)
+    lines=$(grep "=========" "$(sanitize_log "$name")" | grep -vE "SUMMARY|COMPUTE-SANITIZER" | head -4)
+    [ -n "$lines" ] || lines=$(grep -v "=========" "$(sanitize_log "$name")" | grep -E "Failure|FAILED|rror" | head -3)
     echo "$lines" | sed 's/^/   /'
   done
   [ "$(count clean)" -eq "$(wc -l < "$list")" ]

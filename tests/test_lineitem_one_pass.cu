@@ -40,8 +40,8 @@ std::size_t lines_of(std::string const& text) {
   return lines + (!text.empty() && text.back() != '\n');
 }
 
-/// Stretches of a GPU's size, a host's, odd sizes, and a byte.
-constexpr std::uint32_t stretch_sizes[] = {128, 65536, 100, 1};
+/// Stretches of a GPU's size, a host's, smaller and odd sizes, and a byte.
+constexpr std::uint32_t stretch_sizes[] = {512, 65536, 128, 100, 1};
 
 /// The one pass's answer is the reference's, or none where the reference skips a row or a row is longer
 /// than the pass walks; for every stretch size.

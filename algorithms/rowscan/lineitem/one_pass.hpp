@@ -3,7 +3,7 @@
 //
 //   counting(stretches of S bytes) -> transform(sum_rows_starting_in<K>) -> reduce(one_pass_plus<K>)
 //
-// Thread s owns the rows that start in bytes [S s, S s + S) (S = 128 on a GPU): it finds the first '\n'
+// Thread s owns the rows that start in bytes [S s, S s + S) (S = 512 on a GPU): it finds the first '\n'
 // from byte S s - 1 on (a row starts after it), walks each of its rows to its '\n' (row_walk.hpp: usually past
 // its own stretch), parses the three fields and adds the row to K thresholds' sums, all in registers.
 // Nothing is stored: no records, no columns, no statuses. No row is missed or counted twice, because a
@@ -30,11 +30,13 @@
 namespace rowscan::lineitem {
 ROWSCAN_SYSTEM_BEGIN
 
-/// Bytes of text per element of the pass. On a GPU about one dbgen row (95 to 153 bytes, 127 on
-/// average): a thread a row. A host worker is one thread that takes the stretches in turn, and a long
-/// stretch looks for its first row once per 64 KiB rather than once a row (at scale factor 1 on two
-/// cores, one worker: 0.79 s with 128 bytes, 0.64 s with 64 KiB).
-constexpr std::uint32_t one_pass_stretch_bytes = ROWSCAN_HAS_CUB ? 128 : 65536;
+/// Bytes of text per element of the pass. On a GPU 512, about four dbgen rows (95 to 153 bytes, 127 on
+/// average) a thread: a thread's rows even out, and it looks for its first row once per four
+/// (BM_one_pass on the H100, SF 10 in 128 MiB blocks: 17.6, 14.6, 13.1 and 12.5 ms for stretches of 64,
+/// 128, 256 and 512 bytes). A host worker is one thread that takes the stretches in turn, and there a
+/// stretch of 64 KiB looks for its first row once per 64 KiB (scale factor 1 on two cores, one worker:
+/// 0.79 s with 128 bytes, 0.64 s with 64 KiB).
+constexpr std::uint32_t one_pass_stretch_bytes = ROWSCAN_HAS_CUB ? 512 : 65536;
 /// The longest row the pass walks. dbgen's rows are at most 153 bytes; a longer row (a long comment,
 /// or no '\n' where one belongs) sends its block to the step-by-step composition.
 constexpr std::uint32_t one_pass_row_limit = 1024;
