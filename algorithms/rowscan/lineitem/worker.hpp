@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/lineitem/worker.hpp: the lineitem block composition, as the job driver sees it.
 //
-//   block -> sums_in_one_pass (one_pass.hpp): one transform_reduce over the text's 128-byte stretches
-//            that finds, parses and sums every row in registers -> added to the worker's sums
+//   block -> sums_in_one_pass (one_pass.hpp): one transform_reduce over the text's stretches (512 bytes
+//            on a GPU, 64 KiB on the host) that finds, parses and sums every row in registers
+//         -> added to the worker's sums
 // and, where that pass met a bad or overlong row (or --explain asks to see each step):
-//   block -> find_lines -> parse_rows_walking into the block's column store (columns.hpp; under
+//   block -> find records (records.hpp) -> parse_rows_walking into the block's column store (columns.hpp; under
 //            --explain find_fields -> parse_rows, which keep the '|' list an observer shows)
 //         -> a bad row: stop there, or with skip_invalid count, word the first few and remove_if them
 //         -> sums_below (query.hpp): one fused transform_reduce per eight thresholds
