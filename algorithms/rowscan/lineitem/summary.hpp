@@ -24,7 +24,8 @@ struct summary : job::run_report {
   std::vector<threshold_answer> answers;  ///< in the order of summarize_options::suppkey_below
   std::uint64_t rows = 0;                 ///< rows loaded (the valid ones)
   double load_seconds = 0;   ///< the whole run but the query
-  double query_seconds = 0;  ///< the transform_reduce(s), columns already in device memory
+  double query_seconds = 0;  ///< the transform_reduce(s), columns already in device memory; 0 when every
+                             ///< block was summed in one pass (one_pass.hpp), its query inside the load
 };
 
 }  // namespace rowscan::lineitem
