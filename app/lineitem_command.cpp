@@ -40,7 +40,8 @@ std::string headline(lineitem::summary const& s) {
     std::snprintf(query, sizeof query, "query in the one pass (%zu threshold(s))", s.answers.size());
   }
   char text[480];
-  std::snprintf(text, sizeof text, "%llu bytes, %llu rows, %zu chunk(s) of %zu bytes; load %.3f ms (%.2f GB/s of text), %s, "
+  std::snprintf(text, sizeof text,
+                "%llu bytes, %llu rows, %zu chunk(s) of %zu bytes; load %.3f ms (%.2f GB/s of text), %s, "
                 "%.1f MiB pool peak",
                 static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.rows), s.chunks,
                 s.chunk_size, s.load_seconds * 1e3, rate(static_cast<double>(s.bytes), s.load_seconds), query,

@@ -205,7 +205,10 @@ void BM_one_pass(benchmark::State& state) {
   state.counters["rows"] = static_cast<double>(rows);
   state.counters["GB/s"] = bytes * static_cast<double>(state.iterations()) / seconds / 1e9;
 }
-BENCHMARK(BM_one_pass)->ArgsProduct({{64, 128}, {128, 256, 512, 1024, 2048}})->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_one_pass)
+    ->ArgsProduct({{64, 128}, {128, 256, 512, 1024, 2048}})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -94,7 +94,7 @@ TEST(LineitemOnePass, RandomTextsMatchTheReferenceOrGiveNoAnswer) {
         case 2: r[at] = "|.0a-\r\n9"[rng() % 8]; break;
         case 3: r.insert(r.size() - 1, "\r"); break;
         case 4: r = "\n"; break;
-        case 5: r.insert(r.size() - 2, 1100, 'c'); break;  // valid, but longer than the pass walks
+        case 5: r.insert(r.size() - 2, 1100, 'c'); break;  // valid, longer than the pass walks
         default: break;
       }
       text += r;

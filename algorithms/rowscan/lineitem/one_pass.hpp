@@ -82,8 +82,8 @@ struct sum_rows_starting_in {
       }
       parsed_row const row = walk.parse(text + begin);
       if (row.status == row_status::ok) {
-        out.sums = threshold_sums_plus<K>{}(
-            out.sums, query(thrust::make_tuple(row.suppkey, row.quantity, row.price_cents)));
+        out.sums =
+            threshold_sums_plus<K>{}(out.sums, query(thrust::make_tuple(row.suppkey, row.quantity, row.price_cents)));
       } else {
         ++out.untaken;
       }

@@ -82,7 +82,8 @@ ROWSCAN_HD inline row_walk walk_row(char const* text, std::uint32_t begin, std::
     std::uint64_t newline = bytes_equal_to(word, '\n');
     std::uint64_t pipes = bytes_equal_to(word, '|');
     if (base == 0 || skip + readable - base < 8) {  // the first or last word: only the row's own bytes
-      std::uint64_t const keep = bytes_between(base == 0 ? skip : 0, skip + readable - base < 8 ? skip + readable - base : 8);
+      std::uint64_t const keep =
+          bytes_between(base == 0 ? skip : 0, skip + readable - base < 8 ? skip + readable - base : 8);
       newline &= keep;
       pipes &= keep;
     }
@@ -91,7 +92,8 @@ ROWSCAN_HD inline row_walk walk_row(char const* text, std::uint32_t begin, std::
       for (; pipes != 0; pipes &= pipes - 1) {
         std::uint32_t const i = base + static_cast<std::uint32_t>(cuda::std::countr_zero(pipes)) / 8 - skip;
         // Selects, not a store at a computed index, so that the five can stay in registers on the GPU.
-        for (std::uint32_t k = 0; k < 5; ++k) out.at.second_to_sixth[k] = out.pipes == k + 1 ? i : out.at.second_to_sixth[k];
+        for (std::uint32_t k = 0; k < 5; ++k)
+          out.at.second_to_sixth[k] = out.pipes == k + 1 ? i : out.at.second_to_sixth[k];
         ++out.pipes;
       }
     } else {  // then a popcount per word, and the 16th '|' picked out of its word

@@ -24,7 +24,9 @@ std::optional<one_pass_result> pass(char const* text, std::size_t size, std::vec
   if (all.untaken != 0) return std::nullopt;
   one_pass_result out;
   out.rows = all.rows;
-  for (std::size_t k = 0; k < thresholds.size(); ++k) out.sums.push_back({thresholds[k], all.sums.sum[k], all.sums.rows[k]});
+  for (std::size_t k = 0; k < thresholds.size(); ++k) {
+    out.sums.push_back({thresholds[k], all.sums.sum[k], all.sums.rows[k]});
+  }
   return out;
 }
 

@@ -18,8 +18,8 @@ namespace rowscan::lineitem {
 ROWSCAN_SYSTEM_BEGIN
 
 std::vector<std::string> stage_names() {
-  return {job::setup_stage, "reader setup", "read (waiting)", job::hand_over_stage, "one pass", "find records", "find fields", "parse",
-          "query"};
+  return {job::setup_stage, "reader setup", "read (waiting)", job::hand_over_stage, "one pass", "find records",
+          "find fields",    "parse",        "query"};
 }
 
 std::size_t default_chunk_size() {
