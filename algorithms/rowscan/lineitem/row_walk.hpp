@@ -13,6 +13,8 @@
 // a word that holds at least one byte of the text is safe, and the bytes outside the text are masked.
 #pragma once
 
+#include "rowscan/system.hpp"
+
 #include "rowscan/hd.hpp"
 #include "rowscan/lineitem/row_format.hpp"
 #include "rowscan/lines.hpp"
