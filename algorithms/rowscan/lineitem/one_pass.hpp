@@ -93,14 +93,15 @@ struct sum_rows_starting_in {
   }
 };
 
-/// The block's sums for each threshold, in the order given, and its row count, from one pass over
-/// text[0, size) (device memory, followed by walk_padding_bytes); nothing if a row was bad or too long,
-/// or there are more than max_thresholds thresholds (then the step-by-step composition answers).
-/// stretch_bytes: one_pass_stretch_bytes, or another size for the tests.
+/// A block's answer from the pass: the sums for each threshold, in the order given, and its row count.
 struct one_pass_result {
   std::vector<threshold_result> sums;
   std::uint64_t rows = 0;
 };
+
+/// The block's answer from one pass over text[0, size) (device memory, followed by walk_padding_bytes);
+/// nothing if a row was bad or too long, or there are more than max_thresholds thresholds (then the
+/// step-by-step composition answers). stretch_bytes: one_pass_stretch_bytes, or another size for the tests.
 std::optional<one_pass_result> sums_in_one_pass(char const* text, std::size_t size,
                                                 std::vector<std::uint64_t> const& thresholds, context const& ctx,
                                                 std::uint32_t stretch_bytes = one_pass_stretch_bytes);

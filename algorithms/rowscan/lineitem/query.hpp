@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace rowscan::lineitem {
@@ -68,6 +69,13 @@ struct below_thresholds {
     }
     return out;
   }
+
+  /// The predicate for thresholds[0, count) (count <= K); the ones beyond count are 0, which no key is below.
+  static below_thresholds of(std::uint64_t const* thresholds, std::size_t count) {
+    below_thresholds out{};
+    for (std::size_t k = 0; k < count && k < static_cast<std::size_t>(K); ++k) out.below[k] = thresholds[k];
+    return out;
+  }
 };
 
 /// The answer for one threshold.
@@ -89,14 +97,31 @@ inline auto query_rows(column_store const& store) {
 template <int K>
 threshold_sums<K> sums_below(column_store const& store, std::uint64_t const* thresholds, std::size_t count,
                              context const& ctx) {
-  below_thresholds<K> predicate{};
-  for (std::size_t k = 0; k < count && k < static_cast<std::size_t>(K); ++k) predicate.below[k] = thresholds[k];
+  auto const predicate = below_thresholds<K>::of(thresholds, count);
   auto const rows = query_rows(store);
   threshold_sums<K> const zero{};
   return thrust::transform_reduce(ctx.policy(), rows, rows + store.size(), predicate, zero,
                                   threshold_sums_plus<K>{});
 }
 // [docs:end]
+
+/// Appends the answers for thresholds[0, count) (count <= K) from their accumulator, in that order.
+template <int K>
+void append_answers(threshold_sums<K> const& sums, std::uint64_t const* thresholds, std::size_t count,
+                    std::vector<threshold_result>& out) {
+  for (std::size_t k = 0; k < count; ++k) out.push_back({thresholds[k], sums.sum[k], sums.rows[k]});
+}
+
+/// Calls f(std::integral_constant<int, K>{}) for the narrowest accumulator that holds count thresholds
+/// (1 <= count <= max_thresholds): K = 1, 2, 4 or 8. The common single threshold then reduces 24 bytes a
+/// row (sums_below; 40 a stretch in the one pass), not 192.
+template <class F>
+decltype(auto) with_narrowest_accumulator(std::size_t count, F&& f) {
+  if (count == 1) return f(std::integral_constant<int, 1>{});
+  if (count == 2) return f(std::integral_constant<int, 2>{});
+  if (count <= 4) return f(std::integral_constant<int, 4>{});
+  return f(std::integral_constant<int, 8>{});
+}
 
 /// The transform of sums_below<1>, stored instead of reduced (for `rowscan lineitem --explain`, which
 /// prints it): out[r] = {quantity * cents, 1} if row r's suppkey < z, else {0, 0}. out holds store.size().
