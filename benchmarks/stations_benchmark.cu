@@ -5,8 +5,6 @@
 //   BM_device_resident/MiB   stations::worker::fold over every chunk, no synchronization between
 //                            stages: the device-resident time of the whole job
 //   BM_stages/MiB            the same with a synchronization after each stage: the split per stage
-//   BM_device_resident_stretch/MiB/S  BM_device_resident with the fast path's lines read S bytes of
-//                            text a thread (lines_by_stretch.hpp)
 //   BM_device_resident_gpus/MiB/G  the chunks dealt in turn to G GPUs, each share already in its GPU's
 //                            memory and folded by a worker of its own on a thread of its own (as
 //                            --devices gpu:all runs them): wall time to the last GPU done (CUDA only)
@@ -116,17 +114,14 @@ std::uint64_t fold_all(rowscan::stations::worker& worker, resident_text const& t
 
 /// The worker over every chunk; with sync, its context's stages are observed (each one then waits for
 /// the device) and their times accumulate into `times`.
-/// stretch_bytes: the fast path's stretch of text a thread (0: line_stretch_bytes).
-void run_worker(benchmark::State& state, bool sync, std::uint32_t stretch_bytes = 0) {
+void run_worker(benchmark::State& state, bool sync) {
   resident_text const& text = text_in_chunks_of(static_cast<std::size_t>(state.range(0)) << 20);
   rowscan::job::stage_times times;
   rowscan::context ctx;
-  rowscan::stations::worker_options options;
-  options.stretch_bytes = stretch_bytes;
-  rowscan::stations::worker warm_up(ctx, options);
+  rowscan::stations::worker warm_up(ctx, {});
   std::uint64_t lines = fold_all(warm_up, text);  // learns the stations and fills the pool, untimed
   if (sync) ctx.observe_stages(&times);
-  rowscan::stations::worker worker(ctx, options);
+  rowscan::stations::worker worker(ctx, {});
   worker.start_from(warm_up.partial());
   double seconds = 0;
   for (auto _ : state) {
@@ -153,10 +148,6 @@ void run_worker(benchmark::State& state, bool sync, std::uint32_t stretch_bytes 
 }
 
 void BM_device_resident(benchmark::State& state) { run_worker(state, false); }
-/// BM_device_resident with the fast path's lines read in stretches of S bytes a thread.
-void BM_device_resident_stretch(benchmark::State& state) {
-  run_worker(state, false, static_cast<std::uint32_t>(state.range(1)));
-}
 
 #if ROWSCAN_HAS_CUB
 /// One GPU's share of the chunks, in its own memory, and a worker that already knows every station.
@@ -269,10 +260,6 @@ void BM_stages(benchmark::State& state) { run_worker(state, true); }
 BENCHMARK(BM_find_lines)->Arg(512)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_device_resident)->Arg(64)->Arg(128)->Arg(512)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_stages)->Arg(512)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_device_resident_stretch)
-    ->ArgsProduct({{128}, {128, 256, 512, 1024, 2048}})
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -4,8 +4,9 @@
 //
 //   walk_row(text, begin, size, limit)   where the row ends, its '|' count, and the six '|' offsets
 //                                         parse_fields reads (the 2nd to 6th and the 16th)
+//   next_newline(text, from, to)          the first '\n' of a range, for a thread that must find
+//                                         where the rows of its stretch of text start
 //
-// A thread finds where the rows of its stretch of text start with next_newline (aligned_words.hpp).
 // A walk takes a step per '|' only until it has the sixth (fields 2, 4 and 5 end there, within the
 // row's first few words); after that a word costs a popcount, and the word that holds the 16th '|' a
 // few steps more. Words are aligned, so a word never crosses a page or an allocation's end: reading
@@ -14,9 +15,9 @@
 
 #include "rowscan/system.hpp"
 
-#include "rowscan/aligned_words.hpp"
 #include "rowscan/hd.hpp"
 #include "rowscan/lineitem/row_format.hpp"
+#include "rowscan/lines.hpp"
 
 #include <cuda/std/bit>
 
@@ -25,6 +26,28 @@
 
 namespace rowscan::lineitem {
 ROWSCAN_SYSTEM_BEGIN
+
+/// The aligned 8-byte word at p (byte i of it in bits 8i to 8i + 7).
+ROWSCAN_HD inline std::uint64_t aligned_word(char const* p) {
+#if ROWSCAN_HAS_CUB
+  return *reinterpret_cast<std::uint64_t const*>(p);
+#else
+  std::uint64_t w = 0;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+#endif
+}
+
+/// 0x80 in each byte of w that is c (exact for every byte: lines.hpp's matching_bytes).
+ROWSCAN_HD inline std::uint64_t bytes_equal_to(std::uint64_t w, char c) {
+  return matching_bytes(w, 0x0101010101010101ull * static_cast<unsigned char>(c));
+}
+
+/// The bits of w's bytes from byte `from` on, below byte `to` (0 <= from < to <= 8).
+ROWSCAN_HD inline std::uint64_t bytes_between(std::uint32_t from, std::uint32_t to) {
+  std::uint64_t const below_to = to >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * to)) - 1;
+  return below_to & (~std::uint64_t{0} << (8 * from));
+}
 
 /// pipe_at for parse_fields from one walk over the row: the 2nd to 6th '|' and the 16th, the only ones
 /// parse_fields reads (fields 2, 4 and 5, and where the row ends).
@@ -92,6 +115,20 @@ ROWSCAN_HD inline row_walk walk_row(char const* text, std::uint32_t begin, std::
   out.size = readable;
   out.ended = readable == size - begin;  // the text's end, not the limit
   return out;
+}
+
+/// Position of the first '\n' in text[from, to), or `to` if there is none.
+ROWSCAN_HD inline std::uint32_t next_newline(char const* text, std::uint32_t from, std::uint32_t to) {
+  if (from >= to) return to;
+  auto const skip = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(text + from) & 7);
+  char const* const first_word = text + from - skip;
+  for (std::uint32_t base = 0; base < skip + (to - from); base += 8) {
+    std::uint32_t const end = skip + (to - from) - base < 8 ? skip + (to - from) - base : 8;
+    std::uint64_t const newline =
+        bytes_equal_to(aligned_word(first_word + base), '\n') & bytes_between(base == 0 ? skip : 0, end);
+    if (newline != 0) return from + base + static_cast<std::uint32_t>(cuda::std::countr_zero(newline)) / 8 - skip;
+  }
+  return to;
 }
 
 ROWSCAN_SYSTEM_END

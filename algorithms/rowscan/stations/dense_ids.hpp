@@ -264,5 +264,30 @@ ROWSCAN_HD inline station_reading read_station_line(char const* text, std::uint3
   return r;
 }
 
+/// for_each_line's sink on the fast path, its first pass: ends[line] = where the line ends (its '\n'
+/// included), for every line below `capacity`. Line i is then [ends[i - 1], ends[i]), line 0 from 0.
+struct store_line_end {
+  std::uint32_t* ends;
+  std::uint32_t capacity;
+  ROWSCAN_HD void operator()(std::uint32_t line, std::uint32_t, std::uint32_t end) const {
+    if (line < capacity) ends[line] = end;
+  }
+};
+
+/// The fast path's second pass: line i's station id and reading, from the line ends the scan stored.
+/// A transform over the lines gives each thread one line; a sink inside the scan would parse as many
+/// lines as its 16-byte word ends (0 to 3 when every line is valid), and a warp would wait for its
+/// busiest lane.
+struct parse_line_at {
+  char const* text;
+  std::uint32_t const* ends;
+  dictionary_view dictionary;
+  ROWSCAN_HD thrust::tuple<station_id, std::int16_t> operator()(std::uint32_t line) const {
+    std::uint32_t const begin = line == 0 ? 0 : ends[line - 1];
+    station_reading const r = read_station_line(text, begin, ends[line], dictionary);
+    return thrust::make_tuple(r.id, r.tenths);
+  }
+};
+
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

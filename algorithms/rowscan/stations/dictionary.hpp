@@ -38,7 +38,7 @@ class station_dictionary {
   /// The index must be rebuilt before the next view(): the table changed.
   void invalidate() { stale_ = true; }
 
-  /// The view of table for the fast path's lookups; rebuilds the index first if the table changed.
+  /// The view of table for parse_line_at; rebuilds the index first if the table changed.
   dictionary_view view(station_table const& table, context const& ctx);
 
  private:

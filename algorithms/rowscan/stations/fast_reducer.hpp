@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/stations/fast_reducer.hpp: the fast path, for a block whose stations are all known.
 //
-//   transform_exclusive_scan(count_line_starts) -> first_rows    (a scan over stretches of text: where
-//                                                                 each stretch's lines go)
-//   for_each(read_lines_starting_in)    -> ids, tenths           (a thread per stretch reads its lines
-//                                                                 from their starts; the dictionary gives
-//                                                                 each name its id; lines_by_stretch.hpp)
+//   for_each_line(store_line_end)       -> ends                  (one scan over 16-byte words)
+//   transform(parse_line_at)            -> ids, tenths           (a line a thread; the dictionary gives
+//                                                                 each name its id)
 //   sort_by_key(ids, tenths)                                     (16-bit keys; under CUDA CUB's radix
 //                                                                 sort on double buffers, no copy back)
 //   per-station stats: under CUDA lower_bound(segment starts) + CUB's segmented reduction; portable:
@@ -30,7 +28,6 @@
 #include "rowscan/context.hpp"
 #include "rowscan/lines.hpp"
 #include "rowscan/stations/dense_ids.hpp"
-#include "rowscan/stations/lines_by_stretch.hpp"
 #include "rowscan/stations/observer.hpp"
 #include "rowscan/stations/stats.hpp"
 #include "rowscan/stations/table.hpp"
@@ -63,10 +60,8 @@ struct block_row {
 class fast_reducer {
  public:
   /// portable_only: the portable Thrust sort and reduction even where CUB's are available (to test
-  /// both on a GPU). observer may be nullptr. stretch_bytes: line_stretch_bytes, or another size for
-  /// the tests and benchmarks.
-  fast_reducer(context const& ctx, bool portable_only, block_observer* observer = nullptr,
-               std::uint32_t stretch_bytes = line_stretch_bytes);
+  /// both on a GPU). observer may be nullptr.
+  fast_reducer(context const& ctx, bool portable_only, block_observer* observer = nullptr);
 
   /// Folds the lines of text[0, size) (device memory, whole lines, followed by text_padding_bytes
   /// readable bytes) into table's stats, if every line names a station of dictionary (the view of
@@ -88,14 +83,14 @@ class fast_reducer {
   context ctx_;
   bool portable_only_;
   block_observer* observer_;
-  std::uint32_t stretch_bytes_;
   // Buffers grown to the largest block and then reused.
   thrust::device_vector<station_id> ids_;
   thrust::device_vector<std::int16_t> tenths_;
   thrust::device_vector<station_id> ids_other_;         // CUB's sort: the other half of each double buffer
   thrust::device_vector<std::int16_t> tenths_other_;
   thrust::device_vector<char> temporary_;               // CUB's temporary storage
-  thrust::device_vector<std::uint32_t> first_rows_;     // per stretch of text, the lines before it
+  thrust::device_vector<std::uint32_t> line_count_;
+  thrust::device_vector<std::uint32_t> line_ends_;      // the two-pass parse: each line's end
   thrust::device_vector<std::uint32_t> segment_starts_; // CUB's segmented reduction: station i's first row
   thrust::device_vector<station_id> reduced_ids_;       // the portable reduce_by_key: each group's id
   thrust::device_vector<station_stats> reduced_;        // each station's (or group's) summary of the block

@@ -29,8 +29,6 @@
 #include "rowscan/stations/dense_ids.hpp"
 #include "rowscan/stations/line_format.hpp"
 
-#include <cuda/std/bit>
-
 #include <cstdint>
 
 namespace rowscan::stations {
@@ -43,18 +41,16 @@ constexpr std::uint64_t high_bits = 0x8080808080808080ull;
 
 /// The high bit of every byte of w equal to c. Exact up to the first such byte (a borrow may flag a
 /// byte above it), which is the only one read.
-ROWSCAN_HD inline std::uint64_t bytes_equal(std::uint64_t w, char c) {
+inline std::uint64_t bytes_equal(std::uint64_t w, char c) {
   std::uint64_t const x = w ^ (every_byte * static_cast<unsigned char>(c));
   return (x - every_byte) & ~x & high_bits;
 }
 
 /// The position of the lowest flagged byte (flags != 0).
-ROWSCAN_HD inline std::uint32_t first_flagged(std::uint64_t flags) {
-  return static_cast<std::uint32_t>(cuda::std::countr_zero(flags)) / 8;
-}
+inline std::uint32_t first_flagged(std::uint64_t flags) { return static_cast<std::uint32_t>(__builtin_ctzll(flags)) / 8; }
 
 /// Byte i of w.
-ROWSCAN_HD inline std::uint32_t byte_of(std::uint64_t w, std::uint32_t i) { return static_cast<std::uint32_t>(w >> (8 * i)) & 0xffu; }
+inline std::uint32_t byte_of(std::uint64_t w, std::uint32_t i) { return static_cast<std::uint32_t>(w >> (8 * i)) & 0xffu; }
 
 /// A line's first ';' when it lies in the line's first 16 bytes (found), and the name before it as
 /// dictionary_view::find_words takes it: two words, zero above the name's end.
@@ -69,7 +65,7 @@ struct short_name {
 /// select, not a branch, picks the word the ';' is in (which word comes at random, line after line).
 /// One 16-byte SSE2 compare instead ran 0.87 of the parse's instructions but took 1.07 / 1.08 of its
 /// time (413 / 10,000 stations, one worker, 2e8 rows, the H100 machine's core).
-ROWSCAN_HD inline short_name short_name_by_words(std::uint64_t w0, std::uint64_t w1) {
+inline short_name short_name_by_words(std::uint64_t w0, std::uint64_t w1) {
   std::uint64_t const in0 = bytes_equal(w0, ';');
   std::uint64_t const in1 = bytes_equal(w1, ';');
   if ((in0 | in1) == 0) return {false, 0, 0, 0};
@@ -91,7 +87,7 @@ struct station_line {
 
 /// Reads the line that starts at text[begin] (begin < size; host memory followed by text_padding_bytes
 /// readable bytes).
-ROWSCAN_HD inline station_line read_station_line_from_start(char const* text, std::uint32_t begin, std::uint32_t size,
+inline station_line read_station_line_from_start(char const* text, std::uint32_t begin, std::uint32_t size,
                                                  dictionary_view const& dictionary) {
   using namespace from_start;
   station_line const refused{needs_general_path, 0, begin};

@@ -49,7 +49,6 @@ struct worker_options {
   /// The host systems' workers of one run share the stations they learn here (nullptr: each learns its
   /// own). The GPU's fold does not use it.
   shared_stations* shared = nullptr;
-  std::uint32_t stretch_bytes = 0;              ///< the fast path's stretch of text a thread (0: line_stretch_bytes)
 };
 
 class worker final : public job::block_worker {

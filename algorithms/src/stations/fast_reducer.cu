@@ -5,7 +5,6 @@
 
 #include "rowscan/lines.hpp"
 #include "rowscan/stations/line_from_start.hpp"
-#include "rowscan/stations/lines_by_stretch.hpp"
 #include "rowscan/raw.hpp"
 #include "rowscan/read_back.hpp"
 #include "rowscan/stage.hpp"
@@ -84,9 +83,8 @@ constexpr std::size_t two_walks_up_to_stations = 2048;
 
 }  // namespace
 
-fast_reducer::fast_reducer(context const& ctx, bool portable_only, block_observer* observer,
-                           std::uint32_t stretch_bytes)
-    : ctx_(ctx), portable_only_(portable_only), observer_(observer), stretch_bytes_(stretch_bytes) {}
+fast_reducer::fast_reducer(context const& ctx, bool portable_only, block_observer* observer)
+    : ctx_(ctx), portable_only_(portable_only), observer_(observer), line_count_(1) {}
 
 std::optional<std::size_t> fast_reducer::fold(char const* text, std::size_t size, dictionary_view dictionary,
                                               station_table& table) {
@@ -96,12 +94,21 @@ std::optional<std::size_t> fast_reducer::fold(char const* text, std::size_t size
   std::size_t lines = 0;
   {
     stage_scope stage(ctx_, "find + parse");
-    // A thread per stretch of text (lines_by_stretch.hpp): a scan over the stretches' line counts
-    // places each stretch's lines, then each thread reads its lines from their starts and writes their
-    // ids and readings. Before, a scan over 16-byte words stored every line's end (4 bytes a line) and
-    // a transform parsed a line a thread from its end.
-    lines = read_lines_by_stretch(text, size, dictionary, stretch_bytes_, first_rows_, raw(ids_), raw(tenths_),
-                                  capacity, ctx_);
+    // Two passes: the scan only stores where each line ends, then a transform parses one line a thread.
+    // Fused into the scan, the parse ran once for each line a 16-byte word ends, so a warp's lanes
+    // parsed 0 to 3 lines each (0 to 16 in any text) and waited for the busiest (BM_stages/512 on an
+    // H100, 1e9 rows: find + parse 41.2 -> 33.2 ms at 413 stations, 85.9 -> 60.6 ms at 10,000;
+    // docs/gpu-profile.md).
+    ctx_.grow(line_ends_, capacity);
+    for_each_line(text, size, store_line_end{raw(line_ends_), static_cast<std::uint32_t>(capacity)},
+                  raw(line_count_), ctx_);
+    lines = read_back(line_count_, 0, ctx_);
+    if (lines <= capacity) {
+      thrust::transform(ctx_.policy(), thrust::counting_iterator<std::uint32_t>(0),
+                        thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(lines)),
+                        thrust::make_zip_iterator(ids_.begin(), tenths_.begin()),
+                        parse_line_at{text, raw(line_ends_), dictionary});
+    }
   }
   if (lines > capacity) return std::nullopt;  // lines shorter than any valid line: the general path says which
   if (observer_ != nullptr) observer_->ids_parsed(raw(ids_), raw(tenths_), lines, ctx_);

@@ -21,8 +21,7 @@ worker::worker(context const& ctx, worker_options const& options, block_observer
       shared_(options.shared),
 #endif
       dictionary_(options.key_mask),
-      fast_(ctx, options.portable_only, observer,
-            options.stretch_bytes != 0 ? options.stretch_bytes : line_stretch_bytes), general_(ctx, options.key_mask, options.skip_invalid, observer) {}
+      fast_(ctx, options.portable_only, observer), general_(ctx, options.key_mask, options.skip_invalid, observer) {}
 
 void worker::start_from(station_table table) {
   table_ = std::move(table);
