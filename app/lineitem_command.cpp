@@ -28,14 +28,15 @@
 namespace rowscan::app {
 namespace {
 
-/// The --stats headline: what was read and how it was cut, then the load's and the query's rates. A run
-/// whose blocks were all summed in one pass has no query over columns: its query is inside the load.
+/// The --stats headline: what was read and how it was cut, then the load's and the query's rates. The
+/// query's rate counts the rows of the blocks queried as columns; a run whose blocks were all summed in
+/// one pass has no such query: its query is inside the load.
 std::string headline(lineitem::summary const& s) {
   auto rate = [](double bytes, double seconds) { return seconds > 0 ? bytes / seconds / 1e9 : 0.0; };
   char query[160];
   if (s.query_seconds > 0) {
     std::snprintf(query, sizeof query, "query %.3f ms (%.2f GB/s of columns, %zu threshold(s))", s.query_seconds * 1e3,
-                  rate(static_cast<double>(s.rows) * 12.0, s.query_seconds), s.answers.size());
+                  rate(static_cast<double>(s.queried_rows) * 12.0, s.query_seconds), s.answers.size());
   } else {
     std::snprintf(query, sizeof query, "query in the one pass (%zu threshold(s))", s.answers.size());
   }

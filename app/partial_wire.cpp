@@ -95,6 +95,7 @@ void encode(wire_writer& out, lineitem::summary const& s) {
   out.number(s.rows);
   out.raw(s.load_seconds);
   out.raw(s.query_seconds);
+  out.number(s.queried_rows);
   out.number(s.answers.size());
   for (lineitem::threshold_answer const& a : s.answers) {
     out.number(a.suppkey_below);
@@ -108,6 +109,7 @@ void decode(wire_reader& in, lineitem::summary& s) {
   s.rows = in.number();
   s.load_seconds = in.raw<double>();
   s.query_seconds = in.raw<double>();
+  s.queried_rows = in.number();
   s.answers.resize(in.number());
   for (lineitem::threshold_answer& a : s.answers) {
     a.suppkey_below = in.number();

@@ -67,6 +67,7 @@ check(again == doc, "two runs give equal JSON")
 timed = json.loads(rowscan(["lineitem", "--suppkey-below", thresholds, "--format", "json", "--stats", "-"], table))
 check(isinstance(timed.get("load_seconds"), float) and isinstance(timed.get("query_seconds"), float),
       "timings with --stats")
+check(timed.get("queried_rows") == 0, f"every block summed in one pass, none queried: {timed.get('queried_rows')}")
 
 # A sum past 2^53 cents keeps every digit (a double would not).
 big = row % (b"1", b"4294967295", b"42949672.95") * 3

@@ -63,6 +63,39 @@ TEST_F(CliLineitem, JsonAddsRowCountsAndTimes) {
   EXPECT_NE(r.out.find("{\"suppkey_below\": 10, \"sum\": \"22.00\", \"rows\": 2}"), std::string::npos) << r.out;
 }
 
+/// The number after `"key": ` in a JSON text, or -1 if the key is not there.
+long long json_number(std::string const& json, std::string const& key) {
+  std::size_t const at = json.find("\"" + key + "\": ");
+  return at == std::string::npos ? -1 : std::stoll(json.substr(at + key.size() + 4));
+}
+
+TEST_F(CliLineitem, StatsQueryCoversOnlyTheBlocksQueriedAsColumns) {
+  // Blocks of valid rows are summed in one pass; a block with a row over the pass's limit (here a
+  // 1,100-byte comment) is queried as columns, and the query's seconds and rows are that block's alone.
+  std::string valid;
+  for (int i = 0; i < 200; ++i) valid += row(std::to_string(i % 9), "2", "10.50");
+  std::string with_long_row = valid;
+  std::string const long_row = "1|155190|3|1|2|10.50|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|"
+                               "TRUCK|" + std::string(1100, 'c') + "|\n";
+  with_long_row.insert(valid.size() / 2 - valid.size() / 2 % row("3", "2", "10.50").size(), long_row);
+  for (std::string const& chunk : {std::string(), std::string(" --chunk-size 8192")}) {
+    auto r = run("lineitem --format json --stats --suppkey-below 5" + chunk + " -", valid);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(json_number(r.out, "rows"), 200) << r.out;
+    EXPECT_EQ(json_number(r.out, "queried_rows"), 0) << chunk << ": " << r.out;
+    r = run("lineitem --format json --stats --suppkey-below 5" + chunk + " -", with_long_row);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(json_number(r.out, "rows"), 201) << r.out;
+    long long const queried = json_number(r.out, "queried_rows");
+    EXPECT_GT(queried, 0) << chunk << ": " << r.out;
+    if (!chunk.empty()) {
+      EXPECT_LT(queried, 201) << "only the long row's block is queried: " << r.out;
+    }
+    r = run("lineitem --stats --suppkey-below 5" + chunk + " -", with_long_row);
+    EXPECT_NE(r.err.find("GB/s of columns"), std::string::npos) << r.err;
+  }
+}
+
 TEST_F(CliLineitem, StatsGoToStandardError) {
   auto const r = run("lineitem --stats --suppkey-below 5 -", row("3", "2", "10.50"));
   EXPECT_EQ(r.exit_code, 0);

@@ -17,7 +17,8 @@ std::vector<std::uint64_t> parse_thresholds(std::string const& list);
 std::string format_text(summary const& s);
 /// {"rows": N, "bytes": B, "results": [{"suppkey_below": Z, "sum": "123.45", "rows": n}, ...]} and a
 /// newline. The sums are strings, exact (a JSON number would be read as a double by most consumers);
-/// with_timings adds "load_seconds" and "query_seconds" after "bytes".
+/// with_timings adds "load_seconds", "query_seconds" and "queried_rows" (the rows the query's seconds
+/// cover) after "bytes", then each worker's share.
 std::string format_json(summary const& s, bool with_timings = false);
 
 }  // namespace rowscan::lineitem

@@ -26,6 +26,7 @@ struct summary : job::run_report {
   double load_seconds = 0;   ///< the whole run but the query
   double query_seconds = 0;  ///< the transform_reduce(s), columns already in device memory; 0 when every
                              ///< block was summed in one pass (one_pass.hpp), its query inside the load
+  std::uint64_t queried_rows = 0;  ///< the rows query_seconds covers: those of the blocks queried as columns
 };
 
 }  // namespace rowscan::lineitem

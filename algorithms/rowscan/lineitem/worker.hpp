@@ -60,6 +60,8 @@ class worker final : public job::block_worker {
   std::uint64_t rows() const { return rows_; }
   /// Seconds spent in the query (sums_below), measured always.
   double query_seconds() const { return query_seconds_; }
+  /// Rows of the blocks that sums_below queried (the others were summed in one pass).
+  std::uint64_t queried_rows() const { return queried_rows_; }
 
  private:
   std::size_t first_overlong_row(std::size_t size) const;
@@ -73,6 +75,7 @@ class worker final : public job::block_worker {
   partial_sums sums_;
   std::uint64_t rows_ = 0;
   double query_seconds_ = 0;
+  std::uint64_t queried_rows_ = 0;
 };
 
 ROWSCAN_SYSTEM_END

@@ -51,7 +51,8 @@ std::string format_json(summary const& s, bool with_timings) {
   };
   std::string out = "{\"rows\": " + std::to_string(s.rows) + ", \"bytes\": " + std::to_string(s.bytes);
   if (with_timings) {
-    out += ", \"load_seconds\": " + seconds(s.load_seconds) + ", \"query_seconds\": " + seconds(s.query_seconds);
+    out += ", \"load_seconds\": " + seconds(s.load_seconds) + ", \"query_seconds\": " + seconds(s.query_seconds) +
+           ", \"queried_rows\": " + std::to_string(s.queried_rows);
     out += ", \"workers\": [";  // each worker's share of the blocks (rowscan/job/driver.hpp)
     for (std::size_t i = 0; i < s.shares.size(); ++i) {
       auto const& w = s.shares[i];

@@ -66,6 +66,7 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
     all = all.empty() ? w->partial() : merge(all, w->partial());
     out.rows += w->rows();
     out.query_seconds += w->query_seconds();
+    out.queried_rows += w->queried_rows();
   }
   for (threshold_result const& r : all) out.answers.push_back({r.suppkey_below, r.sum_cents, r.rows});
   out.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - out.query_seconds;

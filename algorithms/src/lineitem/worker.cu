@@ -117,6 +117,7 @@ job::tally worker::fold(char const* text, std::size_t size) {
     sums_ = merge(std::move(sums_), sums_below(store_, options_.suppkey_below, ctx_));  // the only change to the partial answer, made last: a bad_alloc before it leaves no trace
   }
   query_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - query_start).count();
+  queried_rows_ += store_.size();
   rows_ += store_.size();
   return out;
 }

@@ -18,6 +18,7 @@ summary merge_summaries(summary a, summary const& b) {
   a.rows += b.rows;
   a.load_seconds += b.load_seconds;
   a.query_seconds += b.query_seconds;
+  a.queried_rows += b.queried_rows;
   return a;
 }
 
