@@ -98,7 +98,9 @@ std::optional<std::size_t> fast_reducer::fold(char const* text, std::size_t size
     // Fused into the scan, the parse ran once for each line a 16-byte word ends, so a warp's lanes
     // parsed 0 to 3 lines each (0 to 16 in any text) and waited for the busiest (BM_stages/512 on an
     // H100, 1e9 rows: find + parse 41.2 -> 33.2 ms at 413 stations, 85.9 -> 60.6 ms at 10,000;
-    // docs/gpu-profile.md).
+    // docs/gpu-profile.md). Measured slower still: a thread per 32-2,048 bytes of text reading its lines
+    // in turn, and names over 16 bytes looked up in a second transform (docs/gpu-profile.md, "Measured
+    // and not kept").
     ctx_.grow(line_ends_, capacity);
     for_each_line(text, size, store_line_end{raw(line_ends_), static_cast<std::uint32_t>(capacity)},
                   raw(line_count_), ctx_);
