@@ -5,8 +5,8 @@
 // place in the table). What this class adds is a read-only index over them, built by library calls
 // whenever the general path changes the table:
 //   entries:      {lookup key, first word, size, id} per station, sort by lookup key (dense_ids.hpp)
-//   directory:    lower_bound(entry keys, every bucket's smallest key)   the entries of bucket b (keys
-//                                                                        with b as top bits) are [dir[b], dir[b + 1])
+//   directory:    reduce_by_key(entry buckets, 1) -> scatter -> exclusive_scan   the entries of bucket b
+//                                                       (keys with b as top bits) are [dir[b], dir[b + 1])
 //   padded names: each name zero-padded to whole 8-byte words, so a comparison is a few word loads
 //   first ids:    gather(entry ids, directory)                        each bucket's first station (tried first)
 //   short names:  each station's first two words and size, by id     what that station is compared with first

