@@ -7,12 +7,12 @@
 
 #include <thrust/execution_policy.h>
 #include <thrust/gather.h>
-#include <thrust/reduce.h>
-#include <thrust/scan.h>
-#include <thrust/scatter.h>
 #include <thrust/host_vector.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/scatter.h>
 #include <thrust/sort.h>
 #include <thrust/transform.h>
 
@@ -73,9 +73,9 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
 
   // The directory: bucket b's entries start after those of the buckets below it, so it is the exclusive
   // sum of the entries per bucket (counted by reduce_by_key over the sorted entries' buckets, scattered
-  // to theirs), one more bucket than there are ending on the entry count. Linear in entries and buckets,
-  // where a lower_bound per bucket took 65,536 binary searches: 1.2-1.6 of a rebuild's 2.3-3.3 ms at
-  // 3,000-10,000 stations on one core of the 2-core machine.
+  // to theirs). Its extra last bucket holds no entry, so its start is the entry count, the end of the
+  // last real bucket. Linear in entries and buckets, where a lower_bound per bucket took 65,536 binary
+  // searches: 1.2-1.6 of a rebuild's 2.3-3.3 ms at 3,000-10,000 stations on one core of the 2-core machine.
   directory_bits_ = directory_bits_for(table.size());
   std::size_t const buckets = std::size_t{1} << directory_bits_;
   auto const entry_buckets = thrust::make_transform_iterator(entries.begin(), entry_bucket{directory_bits_});
@@ -86,11 +86,10 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
                                               thrust::constant_iterator<directory_index>(1), used.begin(),
                                               entries_in.begin())
                             .first;
-  thrust::host_vector<directory_index> per_bucket(buckets + 1, 0);
+  thrust::host_vector<directory_index> directory(buckets + 1, 0);  // entries per bucket, then their exclusive sum
   thrust::scatter(thrust::host, entries_in.begin(), entries_in.begin() + (used_end - used.begin()), used.begin(),
-                  per_bucket.begin());
-  thrust::host_vector<directory_index> directory(buckets + 1);
-  thrust::exclusive_scan(thrust::host, per_bucket.begin(), per_bucket.end(), directory.begin());
+                  directory.begin());
+  thrust::exclusive_scan(thrust::host, directory.begin(), directory.end(), directory.begin());
 
   // Each bucket's first station, by a gather of the entries' ids through the directory. An empty bucket's
   // first entry is the next bucket's, or the end: then the id after the last station, whose short name
