@@ -201,9 +201,17 @@ TEST(LineFromStart, EveryTemperatureShapeAndTheTextsLastLine) {
 // compared first, and is each name's twin about as often as not) as well as whole keys.
 TEST(LineFromStart, NamesThatShareTheirFirstWordsOrDifferOnlyInSizeAreToldApart) {
   using namespace std::string_literals;
+  // Names over 16 bytes: the same first 16 bytes, and then the same last word (bytes 16-23 of a
+  // 24-byte name, 17-24 of a 25-byte one), the same middle or only a size apart.
+  std::string const head = "abcdefgh12345678";
   std::vector<std::string> const twins = {"abcdefgh12345678", "abcdefgh12345679", "abcdefgh1234567", "abcdefgh1234567\0"s,
-                                          "abcdefgh", "abcdefgh\0"s, "abcdefgx", "a", "a\0"s, "b"};
-  std::vector<std::string> const unknown = {"abcdefgh12345670", "abcdefgh1234566", "abcdefgh\0\0"s, "a\0\0"s, "c"};
+                                          "abcdefgh", "abcdefgh\0"s, "abcdefgx", "a", "a\0"s, "b",
+                                          head + "XYZ", head + "XYZ\0"s, head + "XYz", head + "tailtail", head + "tailtaix",
+                                          head + "Mtailtail", head + "Ntailtail", head + "middle01tailtail",
+                                          head + "middle02tailtail", head + "middle01tailtail\0"s};
+  std::vector<std::string> const unknown = {"abcdefgh12345670", "abcdefgh1234566", "abcdefgh\0\0"s, "a\0\0"s, "c",
+                                            head + "XY", head + "XYZ\0\0"s, head + "tailtaiy", head + "Otailtail",
+                                            head + "middle03tailtail", head + "middle01tailtaiL"};
   for (unsigned seed = 1; seed <= 24; ++seed) {
     std::uint64_t const key_mask = seed % 3 == 0 ? ~std::uint64_t{0} : 0;
     SCOPED_TRACE("seed=" + std::to_string(seed) + " key_mask=" + std::to_string(key_mask));

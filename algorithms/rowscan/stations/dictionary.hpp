@@ -9,7 +9,7 @@
 //                                                       (keys with b as top bits) are [dir[b], dir[b + 1])
 //   padded names: each name zero-padded to whole 8-byte words, so a comparison is a few word loads
 //   first ids:    gather(entry ids, directory)                        each bucket's first station (tried first)
-//   short names:  each station's first two words and size, by id     what that station is compared with first
+//   name records: each station's first two words, last word and size, by id   what it is compared with first
 #pragma once
 
 #include "rowscan/system.hpp"
@@ -51,7 +51,7 @@ class station_dictionary {
   thrust::device_vector<dictionary_entry> entries_;
   thrust::device_vector<std::uint64_t> name_words_;
   thrust::device_vector<station_id> first_ids_;
-  thrust::device_vector<short_name_record> short_names_;
+  thrust::device_vector<name_record> name_records_;
 };
 
 ROWSCAN_SYSTEM_END
