@@ -150,6 +150,24 @@ TEST(Stations, LongCommonPrefixes) {
   expect_reference_answer(text, {0, 128, 1000}, {64, 0, 1});
 }
 
+// Names over 24 bytes that share their first 16 bytes and their last 8, so that their lookup keys are
+// equal, and differ only in a middle byte or in their size: only the middle words tell them apart.
+TEST(Stations, LongNamesThatDifferOnlyInTheirMiddle) {
+  using namespace std::string_literals;
+  std::string const head = "0123456789abcdef", tail = "TAILtail";
+  std::vector<std::string> names = {head + "M" + tail, head + "N" + tail, head + "middle01" + tail,
+                                    head + "middle02" + tail, head + "middle01\0"s + tail, head + tail};
+  for (std::size_t at : {0, 37, 75}) {  // 100-byte names, one middle byte apart
+    std::string name = head + std::string(76, 'm') + tail;
+    name[16 + at] = 'x';
+    names.push_back(name);
+  }
+  names.push_back(head + std::string(76, 'm') + tail);
+  std::string text;
+  for (int i = 0; i < 120; ++i) text += names[static_cast<std::size_t>(i * 7 % 10)] + ";" + tenths_text(i * 37 % 1999 - 999) + "\n";
+  expect_reference_answer(text, {0, 256, 4096}, {64, 3, 0});
+}
+
 /// Names that hold every byte but ';' and '\n', `per_name` bytes before an 'x' (1: every byte starts a
 /// name), and a name of the NUL byte alone.
 std::string every_name_byte(std::size_t per_name) {

@@ -184,7 +184,7 @@ struct dictionary_view {
     // time (one core of the H100 machine; 413 stations, where 6% of the lines have a long name).
     if (size > 16) return find_long_name(name, size, w0, w1);
 #else
-    if (size > 16) return find_in_bucket(name, size, w0, w1);
+    if (size > 16) return find_long_words(name, size, w0, w1);
 #endif
     // A shorter name is most often its bucket's first entry: its id is read from the bucket and its
     // name by the id, compared whole (the same name has the same key) before any walk of the bucket.
@@ -204,15 +204,22 @@ struct dictionary_view {
   }
 
 #if !ROWSCAN_HAS_CUB
+  /// find_long_words, out of line (find_words says why).
+  [[gnu::noinline]] station_id find_long_name(char const* name, std::uint32_t size, std::uint64_t w0,
+                                              std::uint64_t w1) const {
+    return find_long_words(name, size, w0, w1);
+  }
+#endif
+
   /// A name of more than 16 bytes, looked up like a short one: its bucket's first id, then that station's
   /// record, which holds a name of up to 24 bytes whole (its last word beside the first two); only a
   /// longer name reads its middle words, and only a name that is not its bucket's first walks the
   /// bucket. The walk alone waited for the directory, the entry and the stored name one after another.
   /// At 10,000 stations (16% of the lines named over 16 bytes) whole runs took 0.97 / 0.96 of the walk's
   /// time on the 2-core machine (one / two workers) and 0.88 / 0.94 on 2 / 32 cores of the 2-GPU
-  /// machine; at 413 stations 0.95-0.99 (docs/performance.md, "Long names by their bucket's first station").
-  [[gnu::noinline]] station_id find_long_name(char const* name, std::uint32_t size, std::uint64_t w0,
-                                              std::uint64_t w1) const {
+  /// machine; at 413 stations 0.95-0.99. On the H100, 1e9 rows on the device stayed within 2% of the
+  /// walk's time (docs/performance.md, "Long names by their bucket's first station").
+  ROWSCAN_HD station_id find_long_words(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
     name_words const read{name};
     std::uint64_t const tail = read.word_at(size - 8);  // size > 16: inside the name
     std::uint64_t const key = lookup_key(w0, w1, tail, size) & key_mask;
@@ -222,7 +229,6 @@ struct dictionary_view {
     if (head && (size <= 24 || same_after_16(words + theirs.first_word, read, size))) return first;
     return find_in_bucket(name, size, w0, w1);
   }
-#endif
 
   /// find_words' lookup: the name's bucket, its key among the bucket's, then the name itself.
   ROWSCAN_HD station_id find_in_bucket(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
