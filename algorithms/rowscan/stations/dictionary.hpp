@@ -9,7 +9,8 @@
 //                                                       (keys with b as top bits) are [dir[b], dir[b + 1])
 //   padded names: each name zero-padded to whole 8-byte words, so a comparison is a few word loads
 //   first ids:    gather(entry ids, directory)                        each bucket's first station (tried first)
-//   name records: each station's first two words, last word and size, by id   what it is compared with first
+//   name records: each station's first two words and size, by id   what that station is compared with first
+//   long names:   each station's last word and where its words start, by id   the same, for names over 16 bytes
 #pragma once
 
 #include "rowscan/system.hpp"
@@ -52,6 +53,7 @@ class station_dictionary {
   thrust::device_vector<std::uint64_t> name_words_;
   thrust::device_vector<station_id> first_ids_;
   thrust::device_vector<name_record> name_records_;
+  thrust::device_vector<long_name_record> long_names_;
 };
 
 ROWSCAN_SYSTEM_END

@@ -45,9 +45,10 @@ struct entry_bucket {
 
 dictionary_view station_dictionary::view(station_table const& table, context const& ctx) {
   if (stale_) rebuild(table, ctx);
-  return {thrust::raw_pointer_cast(entries_.data()),   thrust::raw_pointer_cast(directory_.data()),
-          thrust::raw_pointer_cast(name_words_.data()), thrust::raw_pointer_cast(first_ids_.data()),
-          thrust::raw_pointer_cast(name_records_.data()), key_mask_, directory_bits_};
+  return {thrust::raw_pointer_cast(entries_.data()),      thrust::raw_pointer_cast(directory_.data()),
+          thrust::raw_pointer_cast(name_words_.data()),   thrust::raw_pointer_cast(first_ids_.data()),
+          thrust::raw_pointer_cast(name_records_.data()), thrust::raw_pointer_cast(long_names_.data()),
+          key_mask_,                                      directory_bits_};
 }
 
 void station_dictionary::rebuild(station_table const& table, context const& ctx) {
@@ -57,14 +58,16 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
   std::vector<std::string> const names = to_host_strings(table.names);
   thrust::host_vector<dictionary_entry> entries;
   thrust::host_vector<std::uint64_t> words;
-  thrust::host_vector<name_record> name_records(names.size() + 1, name_record{0, 0, 0, 0, 0});
+  thrust::host_vector<name_record> name_records(names.size() + 1, name_record{0, 0, 0});
+  thrust::host_vector<long_name_record> long_names(names.size() + 1, long_name_record{0, 0});
   for (std::size_t s = 0; s < names.size(); ++s) {
     auto const n = static_cast<std::uint32_t>(names[s].size());
     auto const first = static_cast<std::uint32_t>(words.size());
     for (std::uint32_t i = 0; i < n; i += 8) words.push_back(name_word(names[s].data() + i, n - i < 8 ? n - i : 8));
     std::uint64_t const w1 = n > 8 ? words[first + 1] : 0;
     std::uint64_t const tail = n > 16 ? name_word(names[s].data() + n - 8, 8) : 0;
-    name_records[s] = {words[first], w1, tail, n, first};
+    name_records[s] = {words[first], w1, n};
+    long_names[s] = {tail, first};
     entries.push_back({lookup_key(words[first], w1, tail, n) & key_mask_, first, static_cast<std::uint16_t>(n),
                        static_cast<station_id>(s)});
   }
@@ -103,6 +106,7 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
   entries_ = entries;
   first_ids_ = first_ids;
   name_records_ = name_records;
+  long_names_ = long_names;
   directory_ = directory;
   name_words_ = words;
   stale_ = false;
