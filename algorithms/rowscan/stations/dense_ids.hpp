@@ -219,13 +219,12 @@ struct dictionary_view {
 #endif
 
   /// A name of more than 16 bytes, looked up like a short one: its bucket's first id, then that station's
-  /// record, which holds a name of up to 24 bytes whole (its last word beside the first two); only a
-  /// longer name reads its middle words, and only a name that is not its bucket's first walks the
-  /// bucket. The walk alone waited for the directory, the entry and the stored name one after another.
-  /// At 10,000 stations (16% of the lines named over 16 bytes) whole runs took 0.97 / 0.96 of the walk's
-  /// time on the 2-core machine (one / two workers) and 0.88 / 0.94 on 2 / 32 cores of the 2-GPU
-  /// machine; at 413 stations 0.95-0.99. On the H100, 1e9 rows on the device stayed within 2% of the
-  /// walk's time (docs/performance.md, "Long names by their bucket's first station").
+  /// name_record and long_name_record, which hold a name of up to 24 bytes whole; only a longer name
+  /// reads its middle words, and only a name that is not its bucket's first walks the bucket. The walk
+  /// alone waited for the directory, the entry and the stored name one after another. At 10,000 stations
+  /// (16% of the lines named over 16 bytes) whole runs took 0.96-0.97 of the walk's time on the 2-core
+  /// machine, and 0.88 / 0.94-0.98 on 2 / 32 cores of the 2-GPU machine; 1e9 rows on the H100 stayed
+  /// within 2% of it (docs/performance.md, "Long names by their bucket's first station").
   ROWSCAN_HD station_id find_long_words(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
     name_words const read{name};
     std::uint64_t const tail = read.word_at(size - 8);  // size > 16: inside the name
