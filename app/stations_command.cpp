@@ -48,10 +48,10 @@ int stations_command(int argc, char** argv) {
                            "Per-station min/mean/max of `name;temperature` lines, exactly, in the One Billion Row "
                            "Challenge's format.\n\n"
                            "Memory (host RSS on the CPU; docs/performance.md): at most about\n"
-                           "  2 C + W (12 C + 448 S + 8 N) + 32 MiB\n"
+                           "  2 C + W (12 C + 640 S + 12 N) + 32 MiB\n"
                            "for C bytes of --chunk-size, W workers (1 on a GPU; the compute threads on the CPU build), S\n"
                            "distinct stations and N bytes of their names. A smaller --chunk-size shrinks only the\n"
-                           "C terms; the station table (448 S + 8 N) needs its memory at any chunk size, and an\n"
+                           "C terms; the station table (640 S + 12 N) needs its memory at any chunk size, and an\n"
                            "error that it ran out says so.");
   add_file_operand(options, "measurements file, or - for standard input");
   options.add_options()

@@ -2,13 +2,14 @@
 // Peak memory of `rowscan stations` with every name distinct, at small chunk sizes (issue 18): the
 // station table grows in every block, which once made the pool cache a new block per chunk (4.5 GB for
 // 200,000 names at 16 KiB chunks). Each run's peak RSS, from wait4's rusage of that child alone, must
-// stay under peak_memory_bound (rowscan/stations/memory_bound.hpp): 14 C + 448 S + 8 N + 32 MiB.
+// stay under peak_memory_bound (rowscan/stations/memory_bound.hpp): 2 C + W (12 C + 640 S + 12 N) + 32 MiB.
 // The answer must be the same at every chunk size. The inputs come from scripts/distinct_stations.py.
 //
 // About 5 minutes on the shared 2-core machine (the table is merged once per block, so small chunks of
 // many stations take long), so CTest labels it `large`: `ctest --test-dir build/cpu -L large -R Memory`.
 #include "rowscan/stations/memory_bound.hpp"
 #include "support/cli_fixture.hpp"
+#include "support/distinct_stations.hpp"
 #include "support/peak_rss.hpp"
 
 #include <gtest/gtest.h>
@@ -30,22 +31,6 @@ using support::measured_run;
 
 class CliMemory : public support::cli_fixture {
  protected:
-  /// scripts/distinct_stations.py --stations S -o FILE; returns the bytes of all names.
-  std::uint64_t write_distinct(std::uint64_t stations, std::string const& file) const {
-    std::string const command = "python3 '" ROWSCAN_SOURCE_DIR "/scripts/distinct_stations.py' --stations " +
-                                std::to_string(stations) + " -o '" + file + "'";
-    EXPECT_EQ(std::system(command.c_str()), 0) << command;
-    std::string const text = support::read_file(file);
-    std::uint64_t name_bytes = 0;
-    bool in_name = true;
-    for (char const c : text) {
-      if (c == ';') in_name = false;
-      else if (c == '\n') in_name = true;
-      else if (in_name) ++name_bytes;
-    }
-    return name_bytes;
-  }
-
   measured_run run_stations(std::string const& file, std::uint64_t chunk, std::string const& out) const {
     return support::run_stations_measured(ROWSCAN_EXE, file, chunk, out);
   }
@@ -59,7 +44,7 @@ class CliMemory : public support::cli_fixture {
 
   void expect_bounded(std::uint64_t stations, std::initializer_list<std::uint64_t> chunks) const {
     std::string const input = path("input.txt");
-    std::uint64_t const name_bytes = write_distinct(stations, input);
+    std::uint64_t const name_bytes = support::write_distinct_stations(input, stations);
     std::string reference;
     for (std::uint64_t const chunk : chunks) {
       measured_run const r = run_stations(input, chunk, path("out.txt"));
