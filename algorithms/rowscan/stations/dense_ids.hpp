@@ -128,7 +128,7 @@ struct dictionary_entry {
 
 /// A station's name as a lookup compares it first, with the bucket's first id: its first two words (zero
 /// above its end) and its size. Indexed by station id; one more, of size 0, that no name matches.
-/// 24 bytes: 413 stations' records, first ids and rows stay in a core's L1 cache.
+/// 24 bytes: 413 stations' records, first ids and rows take 10 + 16 + 7 KiB of a core's L1 cache.
 struct name_record {
   std::uint64_t w0;
   std::uint64_t w1;
