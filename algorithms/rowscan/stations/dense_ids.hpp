@@ -77,8 +77,6 @@ struct name_words {
   }
   /// Word 1 of a name of `size` bytes: 0 for a name of at most 8.
   ROWSCAN_HD std::uint64_t second_word(std::uint32_t size) const { return size > 8 ? (*this)(1, size - 8) : 0; }
-  /// The name's last 8 bytes if it is longer than 16 (lookup_key), else 0.
-  ROWSCAN_HD std::uint64_t tail_word(std::uint32_t size) const { return size > 16 ? word_at(size - 8) : 0; }
 #else
   /// The 8 bytes at p + offset: one unaligned load (the same padding makes it safe).
   std::uint64_t word_at(std::uint32_t offset) const {
@@ -91,12 +89,6 @@ struct name_words {
   std::uint64_t second_word(std::uint32_t size) const {
     std::uint32_t const rest = size > 8 ? size - 8 : 0;
     return word_at(8) & (rest >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * rest)) - 1);
-  }
-  /// The name's last 8 bytes if it is longer than 16 (lookup_key), else 0; the load's place is chosen,
-  /// not branched to.
-  std::uint64_t tail_word(std::uint32_t size) const {
-    std::uint64_t const w = word_at(size > 16 ? size - 8 : 0);
-    return size > 16 ? w : 0;
   }
 #endif
   /// Word i of the name, `remaining` of its bytes from there (zero above the name's end).
@@ -207,7 +199,7 @@ struct dictionary_view {
     station_id const first = first_ids[key >> (64 - directory_bits)];
     name_record const& theirs = name_records[first];
     if ((theirs.size == size) & (theirs.w0 == w0) & (theirs.w1 == w1)) return first;
-    return find_in_bucket(name, size, w0, w1);
+    return find_in_bucket(name, size, w0, w1, key);
   }
 
 #if !ROWSCAN_HAS_CUB
@@ -234,13 +226,14 @@ struct dictionary_view {
     long_name_record const& rest = long_names[first];  // read beside theirs: both by the same id
     bool const head = (theirs.size == size) & (theirs.w0 == w0) & (theirs.w1 == w1) & (rest.tail == tail);
     if (head && (size <= 24 || same_after_16(words + rest.first_word, read, size))) return first;
-    return find_in_bucket(name, size, w0, w1);
+    return find_in_bucket(name, size, w0, w1, key);
   }
 
-  /// find_words' lookup: the name's bucket, its key among the bucket's, then the name itself.
-  ROWSCAN_HD station_id find_in_bucket(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
+  /// The walk of the name's bucket, for a name that is not its first station: its key (lookup_key,
+  /// masked, as the caller computed it) among the bucket's, then the name itself.
+  ROWSCAN_HD station_id find_in_bucket(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1,
+                                       std::uint64_t key) const {
     name_words const read{name};
-    std::uint64_t const key = lookup_key(w0, w1, read.tail_word(size), size) & key_mask;
     auto const bucket = static_cast<std::uint32_t>(key >> (64 - directory_bits));  // (bits <= 16 < 64)
     dictionary_entry const* e = entries + directory[bucket];
     dictionary_entry const* const end = entries + directory[bucket + 1];
