@@ -5,8 +5,9 @@
 // stay under peak_memory_bound (rowscan/stations/memory_bound.hpp): 2 C + W (12 C + 640 S + 12 N) + 32 MiB.
 // The answer must be the same at every chunk size. The inputs come from scripts/distinct_stations.py.
 //
-// About 5 minutes on the shared 2-core machine (the table is merged once per block, so small chunks of
-// many stations take long), so CTest labels it `large`: `ctest --test-dir build/cpu -L large -R Memory`.
+// 10-30 s on the 2-core machine and about 0.8 GB of memory with two workers (the table is merged once per
+// block, so small chunks of many stations take long), so CTest labels it `large`:
+// `ctest --test-dir build/cpu -L large -R Memory`.
 #include "rowscan/stations/memory_bound.hpp"
 #include "support/cli_fixture.hpp"
 #include "support/distinct_stations.hpp"
