@@ -26,7 +26,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <thread>
 #include <vector>
 
@@ -89,7 +88,7 @@ void bind_to(int cpu) {
 }
 
 /// Every thread's rate of `loop`, thread t bound to cpus[t], all running at once; sorted.
-std::vector<double> rates_on(std::vector<int> const& cpus, std::function<double(std::uint64_t)> const& loop) {
+std::vector<double> rates_on(std::vector<int> const& cpus, double (*loop)(std::uint64_t)) {
   std::vector<double> rates(cpus.size());
   std::vector<std::thread> running;
   running.reserve(cpus.size());
@@ -146,16 +145,12 @@ int main(int argc, char** argv) {
   }
   std::printf("threads,chain_median_steps_per_ns,chain_slowest_steps_per_ns,chain_median_against_one_thread,"
               "wide_median_steps_per_ns,wide_slowest_steps_per_ns,wide_median_against_one_thread\n");
-  double chain_alone = 0;
-  double wide_alone = 0;
+  double const chain_alone = rates_on({cpus[0]}, chain_rate).front();
+  double const wide_alone = rates_on({cpus[0]}, wide_rate).front();
   for (unsigned t : counts) {
     std::vector<int> const used(cpus.begin(), cpus.begin() + t);
     std::vector<double> const chain = rates_on(used, chain_rate);
     std::vector<double> const wide = rates_on(used, wide_rate);
-    if (chain_alone == 0) {
-      chain_alone = t == 1 ? chain.front() : rates_on({cpus[0]}, chain_rate).front();
-      wide_alone = t == 1 ? wide.front() : rates_on({cpus[0]}, wide_rate).front();
-    }
     double const chain_median = chain[chain.size() / 2];
     double const wide_median = wide[wide.size() / 2];
     std::printf("%u,%.4f,%.4f,%.3f,%.4f,%.4f,%.3f\n", t, chain_median, chain.front(), chain_median / chain_alone,
