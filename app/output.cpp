@@ -72,7 +72,7 @@ bool replace_by_rename(std::string const& path, mode_t& mode) {
 }  // namespace
 
 output_file::output_file(std::string const& path)
-    : label_(path == "-" ? "standard output" : path), owned_(path != "-") {
+    : label_(path == "-" ? "standard output" : display_name(path)), owned_(path != "-") {
   if (!owned_) {
     fd_ = STDOUT_FILENO;
     return;
@@ -80,7 +80,7 @@ output_file::output_file(std::string const& path)
   mode_t mode = 0;
   if (!replace_by_rename(path, mode)) {
     fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw error(path + ": cannot create: " + std::strerror(errno));
+    if (fd_ < 0) throw error(label_ + ": cannot create: " + std::strerror(errno));
     return;
   }
   std::size_t const slash = path.rfind('/');
@@ -88,7 +88,7 @@ output_file::output_file(std::string const& path)
   std::string const name = slash == std::string::npos ? path : path.substr(slash + 1);
   std::string pattern = directory + "." + name + ".rowscan-XXXXXX";
   fd_ = ::mkstemp(pattern.data());
-  if (fd_ < 0) throw error(path + ": cannot create: " + std::strerror(errno));
+  if (fd_ < 0) throw error(label_ + ": cannot create: " + std::strerror(errno));
   temporary_ = pattern;
   arm_removal(temporary_);
   // mkstemp makes the file 0600; give it the mode the file has, or would have had from open(2).

@@ -12,7 +12,7 @@ namespace rowscan::app {
 std::vector<inputs::input_source> shared_sources(std::vector<std::string> const& operands, inputs::input_settings const& settings) {
   auto resolve = [&] {
     inputs::resolved_inputs resolved = inputs::resolve_inputs(operands, settings);
-    std::cerr << inputs::skipped_directories_warning(resolved.skipped_directories);
+    std::cerr << inputs::skipped_warning(resolved);
     return std::move(resolved.sources);
   };
   if (ranks::count() == 1) return resolve();

@@ -45,7 +45,7 @@ struct scale_out_report {
 
 /// The sources, resolved by rank 0 and sent to every rank; on every rank the same usage_error or
 /// rowscan::error when they cannot be resolved.
-/// Prints the warning about skipped subdirectories (inputs::skipped_directories_warning) once, on rank 0.
+/// Prints the warning about skipped subdirectories (inputs::skipped_warning) once, on rank 0.
 std::vector<inputs::input_source> shared_sources(std::vector<std::string> const& operands, inputs::input_settings const& settings);
 
 /// The rank's figures sent to rank 0 (--stats).

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# rowscan's JSON and CSV, read by real parsers (issue 17): python3's json and csv modules.
+# rowscan's JSON and CSV, read by real parsers: python3's json and csv modules, strictly (UTF-8 that
+# must decode, JSON without lone surrogates).
 #   tests/json_output_test.py ROWSCAN_EXE
-# Checks that the JSON is valid for any name bytes and round-trips them (each byte that is not UTF-8 is
-# \udcXX, Python's "surrogateescape"), that CSV and JSON carry the same fields and values, that
-# lineitem's sums are exact strings equal to the text output, and that timings come only with --stats.
+# Checks that JSON and CSV are valid UTF-8 for any name bytes and keep them (name_hex holds the bytes of
+# a name that is not UTF-8; the name shows U+FFFD for each byte that is not), that CSV and JSON carry
+# the same fields and values, sums included, that lineitem's sums are exact strings equal to the text
+# output, and that timings come only with --stats.
 import csv
 import io
 import json
@@ -38,18 +40,44 @@ lines = b""
 for i, name in enumerate(names):
     lines += name + b";" + f"{i - 5}.{i % 10}".encode() + b"\n" + name + b";" + f"{i}.0".encode() + b"\n"
 
-stations_json = json.loads(rowscan(["stations", "--format", "json", "-"], lines).decode("utf-8"))
-rows = list(csv.DictReader(io.StringIO(rowscan(["stations", "--format", "csv", "-"], lines).decode("utf-8", "surrogateescape"), newline="")))
+def no_lone_surrogate(text):
+    return not any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
+def name_bytes(station):
+    """The name's bytes: name_hex where the name is not UTF-8, else the name itself."""
+    return bytes.fromhex(station["name_hex"]) if station["name_hex"] else station["name"].encode("utf-8")
+
+
+stations_json = json.loads(rowscan(["stations", "--format", "json", "-"], lines).decode("utf-8", "strict"))
+rows = list(csv.DictReader(io.StringIO(rowscan(["stations", "--format", "csv", "-"], lines).decode("utf-8", "strict"), newline="")))
 check(len(stations_json) == len(names), f"{len(stations_json)} JSON stations for {len(names)} names")
 check(len(rows) == len(names), f"{len(rows)} CSV rows for {len(names)} names")
-check(sorted(n.encode("utf-8", "surrogateescape") for n in (s["name"] for s in stations_json)) == sorted(names),
-      "JSON names round-trip through surrogateescape")
+check(all(no_lone_surrogate(s["name"]) for s in stations_json), "no lone surrogates in JSON names")
+check(sorted(name_bytes(s) for s in stations_json) == sorted(names), "JSON names and name_hex give back the bytes")
+check(sorted(name_bytes(r) for r in rows) == sorted(names), "CSV names and name_hex give back the bytes")
+
+
+def is_utf8(data):
+    try:
+        data.decode("utf-8", "strict")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+check(sorted(bytes.fromhex(s["name_hex"]) for s in stations_json if s["name_hex"] is not None) ==
+      sorted(n for n in names if not is_utf8(n)), "name_hex exactly for the names that are not UTF-8")
 for s, row in zip(stations_json, rows):
     check(set(s) == set(row), f"the same fields in JSON and CSV: {sorted(s)} vs {sorted(row)}")
     check(s["name"] == row["name"], f"the same name in JSON and CSV: {s['name']!r} vs {row['name']!r}")
-    for field in ("min", "mean", "max"):
+    check((s["name_hex"] or "") == row["name_hex"], f"the same name_hex in JSON and CSV: {s['name_hex']!r}")
+    for field in ("min", "mean", "max", "sum"):
         check(f"{s[field]:.1f}" == row[field], f"{field} of {s['name']!r}: JSON {s[field]} vs CSV {row[field]}")
     check(str(s["count"]) == row["count"], f"count of {s['name']!r}")
+    i = names.index(name_bytes(s))
+    check(round(s["sum"] * 10) == (i - 5) * 10 + (i % 10 if i >= 5 else -(i % 10)) + i * 10,
+          f"sum of {s['name']!r}: {s['sum']}")
 
 # lineitem: sums exact as strings; the text output has the same digits; timings only with --stats.
 row = b"1|%s|3|4|%s|%s|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|DELIVER IN PERSON|TRUCK|x|\n"

@@ -10,9 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -144,6 +146,40 @@ TEST_F(CliTextForms, DirectoriesSkipDotFilesAndNameTheirSubdirectories) {
   r = run("lineitem " + q("d/.hidden") + " --suppkey-below 5");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("rowscan: error: " + path("d/.hidden") + ":1:", 0), 0u) << r.err;
+}
+
+// A symbolic link to a directory is never followed, with or without --recursive, and its warning says
+// so instead of naming --recursive. Names in messages are one line whatever their bytes.
+TEST_F(CliTextForms, LinksToDirectoriesAreNamedApartAndNamesAreEscaped) {
+  ASSERT_EQ(::mkdir(path("d").c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir(path("real").c_str(), 0755), 0);
+  write_file(path("d/a"), "a;1.0\n");
+  write_file(path("real/b"), "b;2.0\n");
+  ASSERT_EQ(::symlink(path("real").c_str(), path("d/link").c_str()), 0);
+  std::string const warning = "rowscan: warning: skipped 1 symbolic link to a directory (links to directories are not "
+                              "followed, even with --recursive; name the directory itself): " + path("d/link") + "\n";
+  for (char const* recursive : {"", " --recursive"}) {
+    run_result const r = run("stations " + q("d") + recursive);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "{a=1.0/1.0/1.0}\n");
+    EXPECT_EQ(r.err, warning) << recursive;
+  }
+  // A name with a newline, an escape byte and a byte that is not UTF-8, in an error and in a warning.
+  std::string const odd = "x\ny\x1b\xff\xc3\xbc";
+  std::string const shown = "x\\ny\\x1b\\xff\xc3\xbc";
+  write_file(path(odd), "c;bad\n");
+  run_result r = run("stations " + q(odd));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("rowscan: error: " + path(shown) + ":1:3: byte 2: temperature", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  r = run("stations " + q("missing" + odd));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "rowscan: error: " + path("missing" + shown) + ": cannot open: No such file or directory\n");
+  ASSERT_EQ(::mkdir(path("d/" + odd).c_str(), 0755), 0);
+  r = run("stations " + q("d"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("(read them with --recursive): " + path("d/" + shown) + "\n"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err;
 }
 
 TEST_F(CliTextForms, NoInputFileAtAllIsAnError) {

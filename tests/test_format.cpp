@@ -41,27 +41,50 @@ TEST(Format, JsonEscapesQuotesAndControls) {
   stations[1].name = std::string("tab\there\\") + '\x01';
   rowscan::stations::write_json(out, stations);
   EXPECT_EQ(out.str(),
-            "[{\"name\": \"A, \\\"b\\\"\", \"min\": -1.5, \"mean\": 0.3, \"max\": 2.0, \"count\": 2},\n"
-            " {\"name\": \"tab\\u0009here\\\\\\u0001\", \"min\": 0.3, \"mean\": 0.3, \"max\": 0.3, \"count\": 1}]\n");
+            "[{\"name\": \"A, \\\"b\\\"\", \"min\": -1.5, \"mean\": 0.3, \"max\": 2.0, \"count\": 2, \"sum\": 0.5, "
+            "\"name_hex\": null},\n"
+            " {\"name\": \"tab\\u0009here\\\\\\u0001\", \"min\": 0.3, \"mean\": 0.3, \"max\": 0.3, \"count\": 1, "
+            "\"sum\": 0.3, \"name_hex\": null}]\n");
 }
 
-TEST(Format, JsonEscapesEachByteThatIsNotUtf8AsALoneSurrogate) {
-  using rowscan::stations::json_string;
-  EXPECT_EQ(json_string("Z\xc3\xbcrich \xe6\x9d\xb1 \xf0\x9f\x98\x80\x7f"), "\"Z\xc3\xbcrich \xe6\x9d\xb1 \xf0\x9f\x98\x80\x7f\"");
-  EXPECT_EQ(json_string("\xff"), "\"\\udcff\"");
-  EXPECT_EQ(json_string("\x80"), "\"\\udc80\"");                         // a lone continuation byte
-  EXPECT_EQ(json_string("\xc0\xaf"), "\"\\udcc0\\udcaf\"");               // an overlong '/'
-  EXPECT_EQ(json_string("\xc3("), "\"\\udcc3(\"");                        // a truncated sequence
-  EXPECT_EQ(json_string("\xed\xa0\x80"), "\"\\udced\\udca0\\udc80\"");    // an encoded surrogate
-  EXPECT_EQ(json_string("\xf4\x90\x80\x80"), "\"\\udcf4\\udc90\\udc80\\udc80\"");  // above U+10FFFF
-  EXPECT_EQ(json_string("a\xe2\x82"), "\"a\\udce2\\udc82\"");            // cut by the end
-  EXPECT_EQ(json_string("\xe2\x82\xac\xe2\x82"), "\"\xe2\x82\xac\\udce2\\udc82\"");
+// Names are bytes; outputs that must be UTF-8 write each byte that is not part of well-formed UTF-8 as
+// U+FFFD, and keep the bytes in name_hex.
+TEST(Format, NamesThatAreNotUtf8KeepTheirBytesInHex) {
+  using rowscan::stations::name_hex;
+  using rowscan::stations::text_of_name;
+  std::string const fffd = "\xef\xbf\xbd";
+  std::string const utf8 = "Z\xc3\xbcrich \xe6\x9d\xb1 \xf0\x9f\x98\x80\x7f";
+  EXPECT_EQ(text_of_name(utf8), utf8);
+  EXPECT_EQ(name_hex(utf8), "");
+  struct named_case {
+    std::string bytes, text, hex;
+  };
+  for (auto const& c : {named_case{"\xff", fffd, "ff"},
+                        named_case{"\x80", fffd, "80"},                            // a lone continuation byte
+                        named_case{"\xc0\xaf", fffd + fffd, "c0af"},               // an overlong '/'
+                        named_case{"\xc3(", fffd + "(", "c328"},                   // a truncated sequence
+                        named_case{"\xed\xa0\x80", fffd + fffd + fffd, "eda080"},  // an encoded surrogate
+                        named_case{"\xf4\x90\x80\x80", fffd + fffd + fffd + fffd, "f4908080"},  // above U+10FFFF
+                        named_case{"a\xe2\x82", "a" + fffd + fffd, "61e282"},      // cut by the end
+                        named_case{"M\xfcnchen", "M" + fffd + "nchen", "4dfc6e6368656e"}}) {
+    EXPECT_EQ(text_of_name(c.bytes), c.text) << c.hex;
+    EXPECT_EQ(name_hex(c.bytes), c.hex);
+  }
+  std::ostringstream json, csv;
+  std::vector<station_summary> const one{{"M\xfcnchen", 10, 10, 10, 1}};
+  rowscan::stations::write_json(json, one);
+  EXPECT_EQ(json.str(), "[{\"name\": \"M" + fffd +
+                            "nchen\", \"min\": 1.0, \"mean\": 1.0, \"max\": 1.0, \"count\": 1, \"sum\": 1.0, "
+                            "\"name_hex\": \"4dfc6e6368656e\"}]\n");
+  rowscan::stations::write_csv(csv, one);
+  EXPECT_EQ(csv.str(), "name,min,mean,max,count,sum,name_hex\nM" + fffd + "nchen,1.0,1.0,1.0,1,1.0,4dfc6e6368656e\n");
 }
 
 TEST(Format, CsvQuotesWhenNeeded) {
   std::ostringstream out;
   rowscan::stations::write_csv(out, two_stations());
-  EXPECT_EQ(out.str(), "name,min,mean,max,count\n\"A, \"\"b\"\"\",-1.5,0.3,2.0,2\nZürich,0.3,0.3,0.3,1\n");
+  EXPECT_EQ(out.str(),
+            "name,min,mean,max,count,sum,name_hex\n\"A, \"\"b\"\"\",-1.5,0.3,2.0,2,0.5,\nZürich,0.3,0.3,0.3,1,0.3,\n");
 }
 
 TEST(Format, Names) {

@@ -2,6 +2,8 @@
 // rowscan/error.hpp: errors are exceptions with context, caught once in main.
 #pragma once
 
+#include "rowscan/utf8.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

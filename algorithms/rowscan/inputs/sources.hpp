@@ -8,6 +8,8 @@
 // record name the file, and count its lines and bytes from its own start.
 #pragma once
 
+#include "rowscan/utf8.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,28 +35,34 @@ struct input_settings {
   bool crlf = false;       ///< --crlf
 };
 
-/// The operands resolved: the sources, and the subdirectories left out (without --recursive).
+/// The operands resolved: the sources, the subdirectories left out (without --recursive), and the
+/// symbolic links to directories found in a directory (never followed).
 struct resolved_inputs {
   std::vector<input_source> sources;
   std::vector<std::string> skipped_directories;
+  std::vector<std::string> skipped_links;
 };
 
 /// The name errors give a source ("<stdin>" for "-").
-inline std::string source_label(input_source const& source) { return source.path == "-" ? "<stdin>" : source.path; }
+/// A name holding control bytes or bytes that are not UTF-8 is escaped (display_name).
+inline std::string source_label(input_source const& source) {
+  return source.path == "-" ? "<stdin>" : display_name(source.path);
+}
 
 /// The operands resolved in order: a file as itself, a directory as its regular files (symbolic links
 /// to them included) in byte order of their names; "-" as standard input. Names that start with '.'
 /// (dot-files and dot-directories) in a directory are skipped. A subdirectory is read in its place in
-/// that order with settings.recursive (symbolic links to directories are not followed), and listed in
-/// skipped_directories otherwise. Each file is opened and its first bytes classified
+/// that order with settings.recursive, and listed in skipped_directories otherwise; a symbolic link to a
+/// directory is never followed, and listed in skipped_links. Each file is opened and its first bytes classified
 /// (io::classify_input), so a missing, unreadable or non-text file is an error before any file is
 /// read: rowscan::error naming it, with input_file's wording. No file at all (empty directories, or
 /// only dot-files) is a rowscan::error too. "-" twice is a usage_error: standard input is read once.
 resolved_inputs resolve_inputs(std::vector<std::string> const& operands, input_settings const& settings = {});
 
-/// The one stderr line that names the subdirectories a run left out (nothing if none was):
-/// `rowscan: warning: skipped 2 subdirectories (read them with --recursive): d/x, d/y`.
-std::string skipped_directories_warning(std::vector<std::string> const& directories);
+/// The stderr lines that name what a run left out of its directories (nothing if nothing was): one for
+/// subdirectories, `rowscan: warning: skipped 2 subdirectories (read them with --recursive): d/x, d/y`,
+/// and one for symbolic links to directories, which --recursive does not follow either.
+std::string skipped_warning(resolved_inputs const& resolved);
 
 /// A piece of the input one process folds: bytes [begin, end) of a source, before they are moved to
 /// line starts (io::line_start_at_or_after) when the piece is not the whole file.

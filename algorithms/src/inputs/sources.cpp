@@ -22,10 +22,10 @@ namespace {
 /// FIFO twice would wait for a writer, and closing it early could cut the writer off.
 input_source file_source(std::string const& path, bool crlf) {
   struct stat st{};
-  if (::stat(path.c_str(), &st) != 0) throw error(path + ": cannot open: " + std::strerror(errno));
+  if (::stat(path.c_str(), &st) != 0) throw error(display_name(path) + ": cannot open: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) return {path, 0, false, crlf};
   int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw error(path + ": cannot open: " + std::strerror(errno));
+  if (fd < 0) throw error(display_name(path) + ": cannot open: " + std::strerror(errno));
   char first[8];
   ssize_t const got = ::pread(fd, first, sizeof first, 0);
   ::close(fd);
@@ -36,11 +36,12 @@ input_source file_source(std::string const& path, bool crlf) {
 }
 
 /// A directory's regular files in byte order of their names (symbolic links to files followed), without
-/// names that start with '.'; its subdirectories read in their place (recursive) or added to skipped.
+/// names that start with '.'; its subdirectories read in their place (recursive) or added to
+/// out.skipped_directories; symbolic links to directories added to out.skipped_links.
 void add_directory_files(std::string const& path, bool recursive, std::vector<std::string>& files,
-                         std::vector<std::string>& skipped) {
+                         resolved_inputs& out) {
   DIR* dir = ::opendir(path.c_str());
-  if (dir == nullptr) throw error(path + ": cannot open: " + std::strerror(errno));
+  if (dir == nullptr) throw error(display_name(path) + ": cannot open: " + std::strerror(errno));
   std::vector<std::string> names;
   while (dirent const* entry = ::readdir(dir)) {
     if (entry->d_name[0] != '.') names.emplace_back(entry->d_name);  // also "." and ".."
@@ -56,10 +57,12 @@ void add_directory_files(std::string const& path, bool recursive, std::vector<st
     } else if (S_ISDIR(st.st_mode)) {
       struct stat link{};
       bool const symlink = ::lstat((prefix + name).c_str(), &link) == 0 && S_ISLNK(link.st_mode);
-      if (recursive && !symlink) {
-        add_directory_files(prefix + name, recursive, files, skipped);
+      if (symlink) {
+        out.skipped_links.push_back(prefix + name);  // never followed: a link may loop or leave the tree
+      } else if (recursive) {
+        add_directory_files(prefix + name, recursive, files, out);
       } else {
-        skipped.push_back(prefix + name);
+        out.skipped_directories.push_back(prefix + name);
       }
     }
   }
@@ -80,7 +83,7 @@ resolved_inputs resolve_inputs(std::vector<std::string> const& operands, input_s
     struct stat st{};
     if (::stat(operand.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
       std::vector<std::string> files;
-      add_directory_files(operand, settings.recursive, files, out.skipped_directories);
+      add_directory_files(operand, settings.recursive, files, out);
       for (std::string const& file : files) out.sources.push_back(file_source(file, settings.crlf));
     } else {
       out.sources.push_back(file_source(operand, settings.crlf));
@@ -88,18 +91,22 @@ resolved_inputs resolve_inputs(std::vector<std::string> const& operands, input_s
   }
   if (out.sources.empty()) {
     std::string const skipped = out.skipped_directories.empty() ? "" : " (subdirectories are read with --recursive)";
-    throw error("no input file: " + (operands.size() == 1 ? operands.front() + " holds" : std::string("the operands hold")) +
+    throw error("no input file: " + (operands.size() == 1 ? display_name(operands.front()) + " holds" : std::string("the operands hold")) +
                 " no file to read (names that start with '.' are skipped)" + skipped);
   }
   return out;
 }
 
-std::string skipped_directories_warning(std::vector<std::string> const& directories) {
-  if (directories.empty()) return "";
-  std::string text = "rowscan: warning: skipped " + std::to_string(directories.size()) +
-                     (directories.size() == 1 ? " subdirectory" : " subdirectories") + " (read them with --recursive): ";
-  for (std::size_t i = 0; i < directories.size(); ++i) text += (i == 0 ? "" : ", ") + directories[i];
-  return text + "\n";
+std::string skipped_warning(resolved_inputs const& resolved) {
+  auto line = [](std::vector<std::string> const& names, char const* one, char const* many, char const* why) {
+    if (names.empty()) return std::string();
+    std::string text = "rowscan: warning: skipped " + std::to_string(names.size()) + (names.size() == 1 ? one : many) + why;
+    for (std::size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : ", ") + display_name(names[i]);
+    return text + "\n";
+  };
+  return line(resolved.skipped_directories, " subdirectory", " subdirectories", " (read them with --recursive): ") +
+         line(resolved.skipped_links, " symbolic link to a directory", " symbolic links to directories",
+              " (links to directories are not followed, even with --recursive; name the directory itself): ");
 }
 
 std::vector<input_piece> share_of(std::vector<input_source> const& sources, int rank, int ranks) {

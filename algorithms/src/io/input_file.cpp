@@ -334,7 +334,7 @@ struct input_file::decoder {
 };
 
 input_file::input_file(std::string const& path, text_options options)
-    : fd_(-1), text_fd_(-1), owned_(path != "-"), label_(owned_ ? path : "<stdin>") {
+    : fd_(-1), text_fd_(-1), owned_(path != "-"), label_(owned_ ? display_name(path) : "<stdin>") {
   fd_ = owned_ ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
   if (fd_ < 0) throw error(label_ + ": cannot open: " + std::strerror(errno));
   text_fd_ = fd_;

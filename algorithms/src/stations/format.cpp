@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rowscan/stations/format.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/utf8.hpp"
 
 #include <cstdio>
 
@@ -28,51 +29,50 @@ std::string min_mean_max(station_summary const& s, char separator) {
   return format_tenths(s.min) + separator + format_tenths(mean_tenths(s)) + separator + format_tenths(s.max);
 }
 
-/// The length of the well-formed UTF-8 sequence that starts at s[i] (RFC 3629, table 3-7 of the Unicode
-/// standard: no overlong forms, no surrogates, nothing above U+10FFFF), or 0 if none starts there.
-std::size_t utf8_sequence_length(std::string const& s, std::size_t i) {
-  auto byte = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
-  auto in = [](unsigned b, unsigned lo, unsigned hi) { return b >= lo && b <= hi; };
-  unsigned const b0 = byte(0);
-  if (b0 < 0x80) return 1;
-  if (in(b0, 0xC2, 0xDF)) return in(byte(1), 0x80, 0xBF) ? 2 : 0;
-  if (in(b0, 0xE0, 0xEF)) {
-    unsigned const lo = b0 == 0xE0 ? 0xA0 : 0x80;
-    unsigned const hi = b0 == 0xED ? 0x9F : 0xBF;
-    return in(byte(1), lo, hi) && in(byte(2), 0x80, 0xBF) ? 3 : 0;
-  }
-  if (in(b0, 0xF0, 0xF4)) {
-    unsigned const lo = b0 == 0xF0 ? 0x90 : 0x80;
-    unsigned const hi = b0 == 0xF4 ? 0x8F : 0xBF;
-    return in(byte(1), lo, hi) && in(byte(2), 0x80, 0xBF) && in(byte(3), 0x80, 0xBF) ? 4 : 0;
-  }
-  return 0;
-}
-
 }  // namespace
 
-std::string json_string(std::string const& s) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < s.size();) {
-    char const c = s[i];
+std::string text_of_name(std::string const& name) {
+  std::string out;
+  out.reserve(name.size());
+  for (std::size_t i = 0; i < name.size();) {
+    std::size_t const length = utf8_sequence_length(name, i);
+    if (length == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+      ++i;
+    } else {
+      out.append(name, i, length);
+      i += length;
+    }
+  }
+  return out;
+}
+
+std::string name_hex(std::string const& name) {
+  if (is_utf8(name)) return "";
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * name.size());
+  for (char c : name) {
     auto const u = static_cast<unsigned char>(c);
-    std::size_t const length = utf8_sequence_length(s, i);
-    char escaped[8];
+    out += hex[u >> 4];
+    out += hex[u & 15];
+  }
+  return out;
+}
+
+std::string json_string(std::string const& text) {
+  std::string out = "\"";
+  for (char const c : text) {
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
-    } else if (u < 0x20) {
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", u);
-      out += escaped;
-    } else if (length == 0) {  // not UTF-8: the byte as a lone low surrogate, as Python's surrogateescape
-      std::snprintf(escaped, sizeof escaped, "\\udc%02x", u);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
       out += escaped;
     } else {
-      out.append(s, i, length);
-      i += length;
-      continue;
+      out += c;
     }
-    ++i;
   }
   return out + "\"";
 }
@@ -105,17 +105,20 @@ void write_json(std::ostream& out, std::vector<station_summary> const& stations)
   out << '[';
   for (std::size_t i = 0; i < stations.size(); ++i) {
     auto const& s = stations[i];
-    out << (i > 0 ? ",\n " : "") << "{\"name\": " << json_string(s.name) << ", \"min\": " << format_tenths(s.min)
-        << ", \"mean\": " << format_tenths(mean_tenths(s)) << ", \"max\": " << format_tenths(s.max)
-        << ", \"count\": " << s.count << '}';
+    std::string const hex = name_hex(s.name);
+    out << (i > 0 ? ",\n " : "") << "{\"name\": " << json_string(text_of_name(s.name))
+        << ", \"min\": " << format_tenths(s.min) << ", \"mean\": " << format_tenths(mean_tenths(s))
+        << ", \"max\": " << format_tenths(s.max) << ", \"count\": " << s.count << ", \"sum\": " << format_tenths(s.sum)
+        << ", \"name_hex\": " << (hex.empty() ? "null" : json_string(hex)) << '}';
   }
   out << "]\n";
 }
 
 void write_csv(std::ostream& out, std::vector<station_summary> const& stations) {
-  out << "name,min,mean,max,count\n";
+  out << "name,min,mean,max,count,sum,name_hex\n";
   for (auto const& s : stations) {
-    out << csv_field(s.name) << ',' << min_mean_max(s, ',') << ',' << s.count << '\n';
+    out << csv_field(text_of_name(s.name)) << ',' << min_mean_max(s, ',') << ',' << s.count << ','
+        << format_tenths(s.sum) << ',' << name_hex(s.name) << '\n';
   }
 }
 
