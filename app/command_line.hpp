@@ -11,6 +11,7 @@
 
 #include "devices.hpp"
 #include "rowscan/inputs/sources.hpp"
+#include "omp_environment.hpp"
 #include "option_values.hpp"
 #include "output.hpp"
 
@@ -150,8 +151,13 @@ inline void add_file_operand(cxxopts::Options& options, char const* what) {
   options.parse_positional({"file"});
 }
 
-/// The FILE operands as given.
+/// The FILE operands as given; without any, standard input ("-") unless it is a terminal, as grep and
+/// jq read it.
 inline std::vector<std::string> file_operands(cxxopts::ParseResult const& args) {
+  if (args.count("file") == 0) {
+    if (::isatty(STDIN_FILENO)) throw usage_error("missing FILE (standard input is a terminal; give - to read it anyway)");
+    return {"-"};
+  }
   return args["file"].as<std::vector<std::string>>();
 }
 
@@ -222,19 +228,28 @@ auto explained(io::input_file const& input, Explain&& explain) {
   }
 }
 
+/// Without --threads N or ROWSCAN_THREADS=N, an OMP_NUM_THREADS that libgomp was not given
+/// (omp_environment.hpp: not whole numbers from 1 to 64) is a usage error that names it; with either,
+/// it is overridden, as the help says. Call it once the thread options are applied.
+inline void reject_withheld_omp_num_threads() {
+  char const* const value = withheld_omp_num_threads();
+  if (value == nullptr || job::host_thread_limit() != 0) return;
+  throw usage_error("OMP_NUM_THREADS: '" + std::string(value) + "' is not a number of threads from 1 to " +
+                    std::to_string(max_reader_threads) + " (or a list such as 4,2); --threads N overrides it");
+}
+
 /// --threads N: N reader threads and N compute threads (job::limit_host_threads), in place of
 /// ROWSCAN_THREADS, OMP_NUM_THREADS and one per core. Call it before anything asks how many.
 inline void apply_threads_option(cxxopts::ParseResult const& args) {
   if (auto const text = option_text(args, "threads")) {
     job::limit_host_threads(static_cast<unsigned>(parse_whole_number("threads", *text, 1, max_reader_threads)));
   }
+  reject_withheld_omp_num_threads();
 }
 
-/// The number of threads the environment asks for, checked before anything runs: ROWSCAN_THREADS=N is
-/// --threads N for every command (a bad value is a usage error, as the option's is), and a set
-/// OMP_NUM_THREADS must be what OpenMP reads (whole numbers from 1, or a list of them such as 4,2),
-/// since OpenMP would silently ignore anything else. --threads wins over both; ROWSCAN_THREADS over
-/// OMP_NUM_THREADS.
+/// ROWSCAN_THREADS=N, checked before anything runs: --threads N for every command (a bad value is a
+/// usage error, as the option's is). --threads wins over it, and it over OMP_NUM_THREADS (whose
+/// unusable values libgomp never sees: omp_environment.hpp).
 inline void apply_thread_environment() {
   auto trimmed = [](char const* value) {
     std::string text(value);
@@ -242,22 +257,6 @@ inline void apply_thread_environment() {
     text.erase(text.find_last_not_of(" \t") + 1);
     return text;
   };
-  if (char const* value = std::getenv("OMP_NUM_THREADS"); value != nullptr && *value != '\0') {
-    std::string const text = trimmed(value);
-    bool valid = !text.empty();
-    std::size_t at = 0;
-    while (valid && at <= text.size()) {
-      std::size_t const comma = std::min(text.find(',', at), text.size());
-      std::string const part = text.substr(at, comma - at);
-      valid = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos &&
-              part.find_first_not_of('0') != std::string::npos;
-      at = comma + 1;
-    }
-    if (!valid) {
-      throw usage_error("OMP_NUM_THREADS: '" + std::string(value) +
-                        "' is not a number of threads (a whole number from 1, or a list such as 4,2)");
-    }
-  }
   if (char const* value = std::getenv("ROWSCAN_THREADS"); value != nullptr && *value != '\0') {
     std::string const text = trimmed(value);
     std::uint64_t n = 0;

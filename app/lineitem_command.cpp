@@ -32,20 +32,19 @@ namespace {
 /// query's rate counts the rows of the blocks queried as columns; a run whose blocks were all summed in
 /// one pass has no such query: its query is inside the load.
 std::string headline(lineitem::summary const& s) {
-  auto rate = [](double bytes, double seconds) { return seconds > 0 ? bytes / seconds / 1e9 : 0.0; };
   char query[160];
   if (s.query_seconds > 0) {
-    std::snprintf(query, sizeof query, "query %.3f ms (%.2f GB/s of columns, %zu threshold(s))", s.query_seconds * 1e3,
-                  rate(static_cast<double>(s.queried_rows) * 12.0, s.query_seconds), s.answers.size());
+    std::snprintf(query, sizeof query, "query %.3f ms (%s of columns, %zu threshold(s))", s.query_seconds * 1e3,
+                  rate_text(static_cast<double>(s.queried_rows) * 12.0, s.query_seconds).c_str(), s.answers.size());
   } else {
     std::snprintf(query, sizeof query, "query in the one pass (%zu threshold(s))", s.answers.size());
   }
   char text[480];
   std::snprintf(text, sizeof text,
-                "%llu bytes, %llu rows, %zu chunk(s) of %zu bytes; load %.3f ms (%.2f GB/s of text), %s, "
+                "%llu bytes, %llu rows, %zu chunk(s) of %zu bytes; load %.3f ms (%s of text), %s, "
                 "%.1f MiB pool peak",
                 static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.rows), s.chunks,
-                s.chunk_size, s.load_seconds * 1e3, rate(static_cast<double>(s.bytes), s.load_seconds), query,
+                s.chunk_size, s.load_seconds * 1e3, rate_text(static_cast<double>(s.bytes), s.load_seconds).c_str(), query,
                 static_cast<double>(s.pool_peak_bytes) / (1 << 20));
   return text;
 }
@@ -66,7 +65,7 @@ int lineitem_command(int argc, char** argv) {
                   "answer");
   add_job_options(options, lineitem::min_chunk_size);
   auto const parsed = parse_command_line(
-      options, argc, argv, {{"file", "missing FILE"}, {"suppkey-below", "missing --suppkey-below Z"}},
+      options, argc, argv, {{"suppkey-below", "missing --suppkey-below Z"}},
       "FILE is a TPC-H lineitem.tbl as dbgen writes it (16 fields, each followed by '|'); FILE may be - for\n"
       "standard input. --suppkey-below is required. --explain takes only --suppkey-below, --devices\n"
       "and --crlf besides FILE.\n"

@@ -75,6 +75,40 @@ std::uint64_t parse_whole_number(char const* option, std::string const& text, st
   return value;
 }
 
+std::uint64_t parse_count(char const* option, std::string const& text, std::uint64_t min, std::uint64_t max) {
+  std::size_t const e = text.find_first_of("eE");
+  if (e == std::string::npos) return parse_whole_number(option, text, min, max);
+  // MANTISSAeEXPONENT: digits with at most one '.', times a power of ten, exactly, and whole.
+  std::string const mantissa = text.substr(0, e);
+  std::string const exponent_text = text.substr(e + 1);
+  std::size_t const point = mantissa.find('.');
+  std::string digits = mantissa;
+  std::uint64_t exponent = 0;
+  std::size_t fraction_digits = 0;
+  if (point != std::string::npos) {
+    digits.erase(point, 1);
+    fraction_digits = mantissa.size() - point - 1;
+  }
+  std::uint64_t value = 0;
+  bool const formed = !digits.empty() && mantissa != "." && whole_number(digits, value) &&
+                      whole_number(exponent_text, exponent) && exponent <= 30;
+  if (!formed) bad_value(option, text, "is not a whole number (digits, or such as 1e9 or 2.5e6)");
+  // Times 10^(exponent - fraction_digits): down only where the dropped digits are zeros.
+  for (; fraction_digits > exponent; --fraction_digits) {
+    if (value % 10 != 0) bad_value(option, text, "is not a whole number");
+    value /= 10;
+  }
+  bool too_large = false;
+  for (std::uint64_t i = fraction_digits; i < exponent && !too_large; ++i) {
+    too_large = value > max / 10;
+    value *= 10;
+  }
+  if (too_large || value < min || value > max) {
+    bad_value(option, text, "is out of range (" + std::to_string(min) + " to " + std::to_string(max) + ")");
+  }
+  return value;
+}
+
 double parse_decimal(char const* option, std::string const& text, double min, double max) {
   char* end = nullptr;
   errno = 0;

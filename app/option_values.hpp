@@ -24,6 +24,10 @@ std::uint64_t parse_size(char const* option, std::string const& text, std::uint6
 /// A whole number in decimal digits. Throws usage_error naming option unless it is one from min to max.
 std::uint64_t parse_whole_number(char const* option, std::string const& text, std::uint64_t min, std::uint64_t max);
 
+/// A count: a whole number in decimal digits, or in e-notation whose value is whole (1e9, 2.5e6).
+/// Throws usage_error naming option unless it is one from min to max.
+std::uint64_t parse_count(char const* option, std::string const& text, std::uint64_t min, std::uint64_t max);
+
 /// A decimal number such as 0.01, 1 or 1e3. Throws usage_error naming option unless it is a finite
 /// number from min to max.
 double parse_decimal(char const* option, std::string const& text, double min, double max);

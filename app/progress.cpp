@@ -16,12 +16,26 @@ progress_meter::progress_meter(std::uint64_t total_bytes, bool enabled) : total_
   }
 }
 
+namespace {
+
+/// The unit the bar counts in: GB from a total (or, without one, a done) of 1 GB, else MB, so that a
+/// small output never shows "0.0 of 0.0 GB".
+struct unit {
+  double size;
+  char const* name;
+};
+unit unit_for(std::uint64_t bytes) { return bytes >= 1'000'000'000 ? unit{1e9, "GB"} : unit{1e6, "MB"}; }
+
+}  // namespace
+
 std::string progress_meter::render(std::uint64_t done, std::uint64_t total, double seconds) {
   constexpr int width = 30;
   double const rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
+  unit const u = unit_for(total != 0 ? total : done);
   char text[160];
   if (total == 0) {  // size unknown: no bar, no estimate
-    std::snprintf(text, sizeof text, "%.1f GB  %.1f GB/s", static_cast<double>(done) / 1e9, rate / 1e9);
+    std::snprintf(text, sizeof text, "%.1f %s  %.1f %s/s", static_cast<double>(done) / u.size, u.name, rate / u.size,
+                  u.name);
     return text;
   }
   double const fraction = done >= total ? 1.0 : static_cast<double>(done) / static_cast<double>(total);
@@ -29,9 +43,9 @@ std::string progress_meter::render(std::uint64_t done, std::uint64_t total, doub
   std::string bar(static_cast<std::size_t>(filled), '#');
   bar.append(static_cast<std::size_t>(width - filled), '.');
   double const left = rate > 0 ? static_cast<double>(total - (done < total ? done : total)) / rate : 0;
-  std::snprintf(text, sizeof text, "[%s] %3d%%  %.1f of %.1f GB  %.1f GB/s  %.1f s left", bar.c_str(),
-                static_cast<int>(fraction * 100), static_cast<double>(done) / 1e9, static_cast<double>(total) / 1e9,
-                rate / 1e9, left);
+  std::snprintf(text, sizeof text, "[%s] %3d%%  %.1f of %.1f %s  %.1f %s/s  %.1f s left", bar.c_str(),
+                static_cast<int>(fraction * 100), static_cast<double>(done) / u.size, static_cast<double>(total) / u.size,
+                u.name, rate / u.size, u.name, left);
   return text;
 }
 

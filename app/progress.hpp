@@ -8,7 +8,7 @@
 
 namespace rowscan::app {
 
-/// Draws "[######......]  45%  6.2 of 13.8 GB  40.1 GB/s  0.2 s left" on stderr, redrawn at most ten
+/// Draws "[######......]  45%  6.2 of 13.8 GB  40.1 GB/s  0.2 s left" (MB below a GB) on stderr, redrawn at most ten
 /// times a second and only once the run has lasted a second; erased by finish(). Does nothing when
 /// stderr is not a terminal. total_bytes is 0 when the input's size is unknown (a pipe).
 class progress_meter {

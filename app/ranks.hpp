@@ -20,6 +20,9 @@ void start(int& argc, char**& argv);
 /// The exit code every rank agrees on (the largest of their codes); leaves the MPI job (MPI_Finalize).
 int finish(int code);
 
+/// What this build can run as ranks: "MPI ranks (mpirun -np N)", or "" in a build without MPI.
+char const* built_with();
+
 /// Whether this process joined an MPI job (start found a launcher): false without MPI.
 bool in_mpi_job();
 

@@ -92,6 +92,7 @@ int finish(int code) {
   return agreed;
 }
 
+char const* built_with() { return "MPI ranks (mpirun -np N)"; }
 bool in_mpi_job() { return joined(); }
 
 int rank() {

@@ -6,6 +6,7 @@
 #include "devices.hpp"
 #include "option_values.hpp"
 #include "output.hpp"
+#include "ranks.hpp"
 #include "rowscan/engine.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/input_file.hpp"
@@ -22,12 +23,12 @@ namespace {
 // The synopsis is the README's Usage block, line for line (the cli.help test checks it).
 constexpr char const* usage_text =
     "usage: rowscan COMMAND [options], as one of\n"
-    "  rowscan stations FILE... [--format 1brc|json|csv] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress] [--recursive] [--crlf]\n"
-    "  rowscan stations FILE --explain [--format 1brc|json|csv] [--devices WHERE] [--no-progress] [--crlf]\n"
-    "  rowscan lineitem FILE... --suppkey-below Z[,Z2,...] [--format text|json] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress] [--recursive] [--crlf]\n"
+    "  rowscan stations [FILE...] [--format 1brc|json|csv] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress] [--recursive] [--crlf]\n"
+    "  rowscan stations FILE --explain [--format 1brc|csv] [--devices WHERE] [--no-progress] [--crlf]\n"
+    "  rowscan lineitem [FILE...] --suppkey-below Z[,Z2,...] [--format text|json] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress] [--recursive] [--crlf]\n"
     "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] --explain [--devices WHERE] [--crlf]\n"
-    "  rowscan generate measurements --rows N [--stations K] [--seed S] -o FILE\n"
-    "  rowscan generate lineitem --scale SF [--seed S] -o FILE\n"
+    "  rowscan generate measurements --rows N [--stations K] [--seed S] [-o FILE]\n"
+    "  rowscan generate lineitem --scale SF [--seed S] [-o FILE]\n"
     "  rowscan COMMAND --help | rowscan help COMMAND\n"
     "  rowscan --help | --version | -V\n"
     "\n"
@@ -50,19 +51,21 @@ constexpr char const* usage_text =
     "  --crlf                 lines end with CR LF (Windows line endings): read them with the LF file's answer\n"
     "  --explain              every stage's arrays for a small input (4096 bytes, 64 lines at most), then the answer\n"
     "  --suppkey-below Z      lineitem: the threshold, or several as Z1,Z2,... (one answer line each)\n"
-    "  --rows N               generate measurements: the number of lines\n"
+    "  --rows N               generate measurements: the number of lines (such as 1000000 or 1e9)\n"
     "  --stations K           generate measurements: distinct stations, 1 to 1000000 (default: 413)\n"
     "  --scale SF             generate lineitem: TPC-H scale factor, 0.0001 to 100000\n"
     "  --seed S               generate: the random seed (default: 1)\n"
-    "  -o, --output FILE      generate: the output file, or - for standard output\n"
+    "  -o, --output FILE      generate: the output file, or - for standard output (the default, not a terminal)\n"
     "  -h, --help             this help, or a command's\n"
     "  -V, --version          the version and the Thrust device system\n"
     "\n"
-    "FILE may be - for standard input (once). FILE... is several files or directories (their files in name\n"
-    "order, without names that start with '.'; subdirectories with --recursive, else named in a warning),\n"
+    "FILE may be - for standard input (once), which is also read when no FILE is given and it is not a terminal.\n"
+    "FILE... is several files or directories (their files in name order, without names that start with '.';\n"
+    "subdirectories with --recursive, else named in a warning),\n"
     "answered as one input; no file at all is an error. Under `mpirun -np N` each rank reads a share\n"
-    "(docs/scale-out.md). A UTF-8 byte order mark at the start of a file is skipped; error positions name\n"
-    "the file's line and its byte offset in the file (the mark's 3 bytes included).\n"
+    "(docs/scale-out.md). A UTF-8 byte order mark at the start of a file is skipped. Errors name FILE:LINE:COLUMN,\n"
+    "1-based; the column is the byte where the field that breaks a rule starts (where the line ends, for a\n"
+    "missing field).\n"
     "Sizes take binary suffixes: 1K = 1KiB = 1KB is 1024 bytes, 64M = 64MiB = 64MB is 64 x 2^20 bytes.\n"
     "Exit codes: 0 the answer, 1 bad input or a runtime error (a missing file, a failed write), 2 a usage error.\n"
     "Threads: --threads N, else ROWSCAN_THREADS=N, sets N reader and N compute threads (host workers, OpenMP);\n"
@@ -103,7 +106,9 @@ int dispatch(int argc, char** argv) {
     return success;
   }
   if (command == "--version" || command == "-V") {
-    write_standard_output("rowscan " ROWSCAN_VERSION " (" + engines_built() + ")\n");
+    std::string const ranks_built = rowscan::app::ranks::built_with();
+    write_standard_output("rowscan " ROWSCAN_VERSION " (" + engines_built() + (ranks_built.empty() ? "" : "; " + ranks_built) +
+                          ")\n");
     return success;
   }
   int code = usage;
@@ -117,11 +122,9 @@ int dispatch(int argc, char** argv) {
     code = lineitem_command(argc - 1, argv + 1);
   } else {
     std::string const options_given = command.rfind('-', 0) == 0 ? " (options come after the command)" : "";
-    std::cerr << "rowscan: error: unknown command '" << command << "'"
-              << did_you_mean(command, {"stations", "lineitem", "generate", "help", "--help", "--version"})
-              << options_given << "\n"
-              << usage_text;
-    return usage;
+    throw usage_error("unknown command '" + command + "'" +
+                      did_you_mean(command, {"stations", "lineitem", "generate", "help", "--help", "--version"}) +
+                      options_given);
   }
   return code;
 }

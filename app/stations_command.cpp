@@ -31,14 +31,16 @@ namespace {
 /// The --stats headline: what was read, how it was cut, which paths the blocks took.
 std::string headline(stations::summary const& s, bool on_gpu) {
   char text[256];
-  std::snprintf(text, sizeof text,
-                "%llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes (%zu fast, %zu general), "
-                "%.1f MiB of %s memory, %.1f MiB pool peak",
+  std::snprintf(text, sizeof text, "%llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes (%zu fast, %zu general), ",
                 static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines), s.stations.size(),
-                s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks, static_cast<double>(s.device_bytes) / (1 << 20),
-                on_gpu ? "device" : "host",  // what the run held at its end beyond its start
-                static_cast<double>(s.pool_peak_bytes) / (1 << 20));
-  return text;
+                s.chunks, s.chunk_size, s.fast_chunks, s.general_chunks);
+  std::string line = text;
+  if (on_gpu) {  // the device's memory held at the end beyond the start (the host's: the memory line below)
+    std::snprintf(text, sizeof text, "%.1f MiB of device memory, ", static_cast<double>(s.device_bytes) / (1 << 20));
+    line += text;
+  }
+  std::snprintf(text, sizeof text, "%.1f MiB pool peak", static_cast<double>(s.pool_peak_bytes) / (1 << 20));
+  return line + text;
 }
 
 }  // namespace
@@ -64,9 +66,10 @@ int stations_command(int argc, char** argv) {
       ("key-bits", "bits of the name hash used as sort key (testing aid: fewer bits force the exact "
                    "name-comparing fallback), 0 to 64 (default: 64)", cxxopts::value<std::string>(), "N");
   auto const parsed = parse_command_line(
-      options, argc, argv, {{"file", "missing FILE"}},
+      options, argc, argv, {},
       "FILE holds `name;temperature` lines; FILE may be - for standard input. The answer goes to stdout, errors\n"
-      "and --stats to stderr. --explain takes only --format, --no-progress, --devices and --crlf besides FILE.\n"
+      "and --stats to stderr. --explain takes only --format (1brc or csv), --no-progress, --devices and --crlf\n"
+      "besides FILE.\n"
       + job_inputs_help());
   if (!parsed) return success;
   auto const& args = *parsed;
@@ -77,6 +80,8 @@ int stations_command(int argc, char** argv) {
   auto const format = stations::parse_output_format(
       parse_choice("format", option_text(args, "format").value_or("1brc"), {"1brc", "json", "csv"}));
   if (args.count("explain")) {
+    // --explain's arrays are text for a reader: a JSON document cannot hold them as they are printed.
+    if (format == stations::output_format::json) throw usage_error("--explain prints text; it cannot be combined with --format json");
     use_chosen_gpu(args, on);
     io::input_file input(single_file_operand(args), io::text_options{args.count("crlf") > 0});
     std::string const text = explain::read_small_input(input.fd(), input.label());

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <malloc.h>
 #include <string>
+#include <sys/resource.h>
 
 namespace rowscan::app {
 namespace {
@@ -21,6 +23,27 @@ bool is_driver_stage(std::string const& stage) {
 }
 
 }  // namespace
+
+std::string rate_text(double bytes, double seconds) {
+  double const per_second = seconds > 0 ? bytes / seconds : 0.0;
+  char text[48];
+  if (per_second >= 0.1e9) {
+    std::snprintf(text, sizeof text, "%.2f GB/s", per_second / 1e9);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f MB/s", per_second / 1e6);
+  }
+  return text;
+}
+
+std::string process_memory_text() {
+  rusage usage{};
+  double const peak_mib = ::getrusage(RUSAGE_SELF, &usage) == 0 ? static_cast<double>(usage.ru_maxrss) / 1024 : 0.0;
+  struct mallinfo2 const heap = ::mallinfo2();  // arenas in use plus mmap'd blocks
+  double const heap_mib = static_cast<double>(heap.uordblks + heap.hblkhd) / (1 << 20);
+  char text[96];
+  std::snprintf(text, sizeof text, "peak RSS %.1f MiB, heap %.1f MiB in use", peak_mib, heap_mib);
+  return text;
+}
 
 void print_stats(char const* command, std::string const& headline, job::run_report const& report, double total_seconds) {
   // Where it ran: the GPU, the host's workers (threads of the host system), or both on one queue.
@@ -50,8 +73,9 @@ void print_stats(char const* command, std::string const& headline, job::run_repo
       if (!is_driver_stage(stage)) print_stage(stage, seconds);
     }
   }
-  std::fprintf(stderr, "  %-18s %9.3f ms  (%.2f GB/s of text)\n", "total", total_seconds * 1e3,
-               total_seconds > 0 ? static_cast<double>(report.bytes) / total_seconds / 1e9 : 0.0);
+  std::fprintf(stderr, "  %-18s %9.3f ms  (%s of text)\n", "total", total_seconds * 1e3,
+               rate_text(static_cast<double>(report.bytes), total_seconds).c_str());
+  std::fprintf(stderr, "  %-18s %s\n", "memory", process_memory_text().c_str());
   // Each worker's share: blocks are handed out in input order to whichever worker is idle.
   for (std::size_t i = 0; i < report.shares.size(); ++i) {
     auto const& w = report.shares[i];

@@ -43,7 +43,7 @@ TEST_F(Cli, UsageErrorsExitWithTwo) {
   auto const r = run("stations --no-such-option x");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.rfind("rowscan: error: ", 0), 0u);
-  EXPECT_EQ(run("stations").exit_code, 2);
+  EXPECT_EQ(run("stations --format").exit_code, 2);
 }
 
 // Issue 29: errors name FILE:LINE:COLUMN (1-based, bytes from the line's start) and quote the line:
@@ -93,7 +93,7 @@ TEST_F(Cli, StandardInputAndFormats) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, "{a=-2.5/-2.5/-2.5, b=1.0/1.5/2.0}\n");
   r = run("stations --format csv -", text);
-  EXPECT_EQ(r.out, "name,min,mean,max,count\na,-2.5,-2.5,-2.5,1\nb,1.0,1.5,2.0,2\n");
+  EXPECT_EQ(r.out, "name,min,mean,max,count,sum,name_hex\na,-2.5,-2.5,-2.5,1,-2.5,\nb,1.0,1.5,2.0,2,3.0,\n");
   r = run("stations --format json -", text);
   EXPECT_EQ(r.out.front(), '[');
   EXPECT_EQ(run("stations --format xml -", text).exit_code, 2);  // a usage error since issue 17

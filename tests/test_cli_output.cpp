@@ -69,8 +69,9 @@ TEST_F(CliOutput, FullOutputFileIsNamed) {
   }
 }
 
-// Issue 29: generate draws a progress bar on a terminal (here a pseudo-terminal from script(1)), and
-// erases it at the end; not when stderr is a file.
+// generate draws a progress bar on a terminal (here a pseudo-terminal from script(1)): the share of
+// the rows written and the time left, as the row count is known; erased at the end; not when stderr is
+// a file. Written to standard output (a pipe) too.
 TEST_F(CliOutput, GenerateShowsProgressOnATerminal) {
   if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) for a terminal";
   std::string const generate = std::string("ROWSCAN_PROGRESS_AFTER_SECONDS=0 '") + ROWSCAN_EXE +
@@ -78,9 +79,16 @@ TEST_F(CliOutput, GenerateShowsProgressOnATerminal) {
   int const status = std::system(("script -qc \"" + generate + "\" /dev/null </dev/null >'" + path("tty") + "'").c_str());
   ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
   std::string const tty = support::read_file(path("tty"));
-  EXPECT_NE(tty.find(" GB/s\x1b[K"), std::string::npos) << tty;  // the bar: bytes written and the rate
+  EXPECT_NE(tty.find("%  "), std::string::npos) << tty;              // the share done,
+  EXPECT_NE(tty.find(" MB/s  "), std::string::npos) << tty;          // the rate,
+  EXPECT_NE(tty.find(" s left\x1b[K"), std::string::npos) << tty;    // and the time left
   EXPECT_EQ(tty.size() >= 4 ? tty.substr(tty.size() - 4) : tty, "\r\x1b[K") << tty;  // erased at the end
   EXPECT_EQ(support::read_file(path("m.txt")).size() > 20000000u, true);
+  std::string const piped = std::string("ROWSCAN_PROGRESS_AFTER_SECONDS=0 '") + ROWSCAN_EXE +
+                            "' generate measurements --rows 2000000 | wc -c >'" + path("count") + "'";
+  ASSERT_EQ(std::system(("script -qc \"" + piped + "\" /dev/null </dev/null >'" + path("tty2") + "'").c_str()), 0);
+  EXPECT_NE(support::read_file(path("tty2")).find(" s left\x1b[K"), std::string::npos);
+  EXPECT_EQ(std::stoull(support::read_file(path("count"))), support::read_file(path("m.txt")).size());
   auto const r = run("generate measurements --rows 1000 -o '" + path("n.txt") + "'");  // stderr a file: no bar
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.err, "");

@@ -14,12 +14,16 @@ TEST(Progress, ShowsFractionBytesRateAndTimeLeft) {
 }
 
 TEST(Progress, StartAndEnd) {
-  EXPECT_EQ(progress_meter::render(0, 1000, 1.0), "[..............................]   0%  0.0 of 0.0 GB  0.0 GB/s  0.0 s left");
-  EXPECT_EQ(progress_meter::render(1000, 1000, 1.0), "[##############################] 100%  0.0 of 0.0 GB  0.0 GB/s  0.0 s left");
+  EXPECT_EQ(progress_meter::render(0, 1000, 1.0), "[..............................]   0%  0.0 of 0.0 MB  0.0 MB/s  0.0 s left");
+  EXPECT_EQ(progress_meter::render(1000, 1000, 1.0), "[##############################] 100%  0.0 of 0.0 MB  0.0 MB/s  0.0 s left");
+  // Below a GB the bar counts in MB.
+  EXPECT_EQ(progress_meter::render(25'000'000, 100'000'000, 0.5),
+            "[#######.......................]  25%  25.0 of 100.0 MB  50.0 MB/s  1.5 s left");
 }
 
 TEST(Progress, UnknownSizeShowsBytesAndRateOnly) {
   EXPECT_EQ(progress_meter::render(2'000'000'000, 0, 2.0), "2.0 GB  1.0 GB/s");
+  EXPECT_EQ(progress_meter::render(2'000'000, 0, 2.0), "2.0 MB  1.0 MB/s");
 }
 
 TEST(Progress, DisabledMeterNeverDraws) {

@@ -13,6 +13,7 @@
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
 #include <omp.h>
 
+#include <mutex>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -41,24 +42,26 @@ namespace {
 /// system refuses one of its threads, as under a low `ulimit -v`, and no caller can catch that. So the
 /// first context starts OpenMP's team itself: first as many std::threads (the same default stack size),
 /// whose refusal is a std::system_error, then one empty parallel region, whose threads libgomp keeps
-/// for every later region of the same size.
+/// for every later region of the same size. Contexts are made on several threads at once (a run's
+/// workers): the first call does this and the others wait for it; one that throws leaves the next call
+/// to try again.
 void start_openmp_threads() {
-  static bool started = false;
-  if (started) return;
-  int const threads = omp_get_max_threads();
-  std::vector<std::thread> trial;
-  try {
-    for (int i = 1; i < threads; ++i) trial.emplace_back([] {});
-  } catch (std::system_error const& e) {
+  static std::once_flag started;
+  std::call_once(started, [] {
+    int const threads = omp_get_max_threads();
+    std::vector<std::thread> trial;
+    try {
+      for (int i = 1; i < threads; ++i) trial.emplace_back([] {});
+    } catch (std::system_error const& e) {
+      for (auto& t : trial) t.join();
+      throw error("cannot start " + std::to_string(threads) + " OpenMP threads (" + e.what() +
+                  "); give a smaller --threads, or raise the process's limits (ulimit -v, ulimit -u)");
+    }
     for (auto& t : trial) t.join();
-    throw error("cannot start " + std::to_string(threads) + " OpenMP threads (" + e.what() +
-                "); give a smaller --threads, or raise the process's limits (ulimit -v, ulimit -u)");
-  }
-  for (auto& t : trial) t.join();
 #pragma omp parallel
-  {
-  }
-  started = true;
+    {
+    }
+  });
 }
 }  // namespace
 #endif

@@ -2,6 +2,8 @@
 // rowscan/generate/lineitem.hpp: synthesizes TPC-H lineitem.tbl files (dbgen's format) on the host.
 #pragma once
 
+#include "rowscan/io/write_all.hpp"
+
 #include <cstdint>
 
 namespace rowscan::generate {
@@ -41,6 +43,7 @@ constexpr std::uint64_t supplier_of(std::uint64_t partkey, std::uint64_t i, std:
 /// in fixed blocks, each with its own random stream, in parallel with OpenMP: the output is byte-identical
 /// for the same options whatever the number of threads. Returns the number of rows written. Throws
 /// std::invalid_argument for a bad scale and rowscan::io::write_error (a std::system_error with errno) on write failure.
-std::uint64_t write_lineitem(int fd, lineitem_options const& options);
+/// progress, if given, hears of each batch written (io::write_blocks).
+std::uint64_t write_lineitem(int fd, lineitem_options const& options, io::write_progress const& progress = {});
 
 }  // namespace rowscan::generate

@@ -2,6 +2,8 @@
 // rowscan/generate/measurements.hpp: synthesizes One Billion Row Challenge input files on the host.
 #pragma once
 
+#include "rowscan/io/write_all.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,6 +34,7 @@ std::vector<std::string> station_names(std::uint32_t count, std::uint64_t seed);
 /// its own random stream, in parallel with OpenMP: the output is byte-identical for the same options
 /// whatever the number of threads. Throws std::invalid_argument for a bad station count and
 /// rowscan::io::write_error (a std::system_error with errno) on write failure.
-void write_measurements(int fd, measurements_options const& options);
+/// progress, if given, hears of each batch written (io::write_blocks).
+void write_measurements(int fd, measurements_options const& options, io::write_progress const& progress = {});
 
 }  // namespace rowscan::generate

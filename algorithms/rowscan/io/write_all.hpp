@@ -25,8 +25,12 @@ void write_all(int fd, char const* data, std::size_t size, char const* what);
 /// block's bytes into buffer (grown as it likes) and returns how many it used. Batches of two blocks
 /// per OpenMP thread are filled while a helper thread writes the batch before; the output is the same
 /// for any thread count. An exception from fill or from writing (write_error) is rethrown here.
+/// written, if given, is called on the writing thread after each batch is out, with how many of the
+/// blocks and how many bytes have been written so far (a progress bar's figures).
+using write_progress =
+    std::function<void(std::uint64_t blocks_written, std::uint64_t blocks, std::uint64_t bytes_written)>;
 void write_blocks(int fd, std::uint64_t blocks,
                   std::function<std::size_t(std::uint64_t block, std::vector<char>& buffer)> const& fill,
-                  char const* what);
+                  char const* what, write_progress const& written = {});
 
 }  // namespace rowscan::io

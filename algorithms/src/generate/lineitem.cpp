@@ -256,7 +256,7 @@ lineitem_sizes lineitem_table_sizes(double scale) {
   return {count(1'500'000), count(200'000), count(10'000)};
 }
 
-std::uint64_t write_lineitem(int fd, lineitem_options const& options) {
+std::uint64_t write_lineitem(int fd, lineitem_options const& options, io::write_progress const& progress) {
   tables const t{lineitem_table_sizes(options.scale), make_dates(), make_comment_text(options.seed, comment_text_bytes)};
 
   std::uint64_t const blocks = (t.sizes.orders + orders_per_block - 1) / orders_per_block;
@@ -268,7 +268,7 @@ std::uint64_t write_lineitem(int fd, lineitem_options const& options) {
         rows += block_rows;
         return bytes;
       },
-      "write_lineitem");
+      "write_lineitem", progress);
   return rows;
 }
 

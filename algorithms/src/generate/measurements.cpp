@@ -396,7 +396,7 @@ std::vector<std::string> station_names(std::uint32_t count, std::uint64_t seed) 
   return names;
 }
 
-void write_measurements(int fd, measurements_options const& options) {
+void write_measurements(int fd, measurements_options const& options, io::write_progress const& progress) {
   station_table const stations = make_station_table(options);  // validates options.stations
   temperature_table const temperatures;
 
@@ -407,7 +407,7 @@ void write_measurements(int fd, measurements_options const& options) {
         std::uint64_t const rows = std::min(rows_per_block, options.rows - block * rows_per_block);
         return fill_block(block, rows, options.seed, stations, temperatures, buffer);
       },
-      "write_measurements");
+      "write_measurements", progress);
 }
 
 }  // namespace rowscan::generate

@@ -23,13 +23,19 @@ std::atomic<char const*> shrink_line{nullptr};
 /// A mapped page whose file bytes are gone raises SIGBUS: while windows live, a SIGBUS the kernel raised
 /// for an access (si_code > 0; kill(1) gives 0 or less) is the file shrinking under the fold, so say so in
 /// one line and end with every failure's code. Any other takes the default action. Only async-signal-safe
-/// calls.
+/// calls. Several workers may fault on the same shrunk file at once: the first one reports and ends the
+/// process; the others wait for that end, so the line is printed once.
 extern "C" void on_bus_error(int signal, siginfo_t* info, void* /*context*/) {
+  static std::atomic<bool> reporting{false};
+  static_assert(std::atomic<bool>::is_always_lock_free, "the handler's flag must be async-signal-safe");
   char const* const line = shrink_line.load();
   if (line == nullptr || info == nullptr || info->si_code <= 0) {
     std::signal(signal, SIG_DFL);
     std::raise(signal);  // a sent signal ends the process now; a fault would again on return anyway
     return;
+  }
+  if (reporting.exchange(true)) {
+    for (;;) ::pause();  // another thread is reporting; its _exit ends this one too
   }
   std::size_t size = 0;
   while (line[size] != '\0') ++size;

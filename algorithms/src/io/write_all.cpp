@@ -28,7 +28,7 @@ void write_all(int fd, char const* data, std::size_t size, char const* what) {
 
 void write_blocks(int fd, std::uint64_t blocks,
                   std::function<std::size_t(std::uint64_t block, std::vector<char>& buffer)> const& fill,
-                  char const* what) {
+                  char const* what, write_progress const& written) {
   // Two blocks per thread per batch: enough for dynamic balancing, while memory stays bounded.
   std::size_t const batch = 2 * static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
   std::size_t const buffers_per_set = static_cast<std::size_t>(std::min<std::uint64_t>(batch, blocks));
@@ -38,6 +38,7 @@ void write_blocks(int fd, std::uint64_t blocks,
   std::array<std::vector<std::size_t>, 2> used{std::vector<std::size_t>(buffers_per_set),
                                                std::vector<std::size_t>(buffers_per_set)};
   std::future<void> writing;  // declared after the buffers, so unwinding waits for it before freeing them
+  std::uint64_t bytes_out = 0;  // touched by the writing thread only, one batch after another
 
   for (std::uint64_t first = 0, set = 0; first < blocks; first += batch, set ^= 1) {
     auto const in_batch = static_cast<std::size_t>(std::min<std::uint64_t>(batch, blocks - first));
@@ -55,8 +56,12 @@ void write_blocks(int fd, std::uint64_t blocks,
     }
     if (failure) std::rethrow_exception(failure);
     if (writing.valid()) writing.get();  // the previous batch is out (or its error is thrown here)
-    writing = std::async(std::launch::async, [fd, in_batch, what, &block_buffers, &block_used] {
-      for (std::size_t k = 0; k < in_batch; ++k) write_all(fd, block_buffers[k].data(), block_used[k], what);
+    writing = std::async(std::launch::async, [=, &block_buffers, &block_used, &bytes_out, &written] {
+      for (std::size_t k = 0; k < in_batch; ++k) {
+        write_all(fd, block_buffers[k].data(), block_used[k], what);
+        bytes_out += block_used[k];
+      }
+      if (written) written(first + in_batch, blocks, bytes_out);
     });
   }
   if (writing.valid()) writing.get();
