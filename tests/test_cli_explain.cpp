@@ -149,7 +149,12 @@ TEST_F(CliExplain, OptionsOfTheStreamedRunAreUsageErrors) {
     std::string const name = option.substr(0, option.find(' '));
     EXPECT_EQ(r.err, "rowscan: error: --explain cannot be combined with " + name + " (see --help)\n");
   }
-  EXPECT_EQ(run(stations + " --format json --no-progress").exit_code, 0);  // these still apply
+  EXPECT_EQ(run(stations + " --format csv --no-progress").exit_code, 0);  // these still apply
+  // The arrays are text: a JSON document cannot hold them, so --format json is refused.
+  auto const r = run(stations + " --format json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "rowscan: error: --explain prints text; it cannot be combined with --format json (see --help)\n");
 }
 
 }  // namespace
