@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // app/answer_first.hpp: the user waits for the answer, not for the GPU's teardown.
 //
-// A process that used a GPU spends about 0.1 s after its last write in the kernel, unmapping its
+// A process that used a GPU spends a noticeable time after its last write in the kernel, unmapping its
 // pinned memory and letting the driver release the device (docs/performance.md, "The answer first").
 // Before a job that may use the GPU, the process forks: the parent waits only until the child reports
 // its exit code, which the child does once its answer and messages are written and its stdout and

@@ -140,8 +140,8 @@ engine const& engine_for(cxxopts::ParseResult const& args, std::vector<std::stri
     return *host;
   }
   // Nothing to fold: an input known to hold no bytes is answered on the host, and no GPU is touched, not
-  // even to count them: on the H100 machine the driver's first call alone took a median 0.27 s in one
-  // lease and a run that only counts the GPUs 0.14-0.20 s (docs/performance.md, "One run's timeline").
+  // even to count them: the driver's first call alone costs more than such a run (docs/performance.md,
+  // "One run's timeline").
   if (host != nullptr && !explain && input_bytes == 0) {
     if (stats) std::cerr << "rowscan: the input holds no bytes: answered on the host's cores, no GPU touched\n";
     return *host;

@@ -24,8 +24,8 @@ void decode(wire_reader& in, std::vector<job::worker_share>& shares);
 
 /// Makes glibc keep freed buffers of a few megabytes mapped (mmap threshold 8 MB, trim threshold 64 MB)
 /// instead of returning each to the system: every step of the ranks' merge tree then reuses the pages
-/// of the step before rather than faulting a fresh megabyte in (rowscan_merge_partials, 10,000-station
-/// partials on 2 loaded cores: 1.5 ms a step instead of 10.2). Called once by an MPI rank at start.
+/// of the step before rather than faulting a fresh megabyte in, several times faster a step
+/// (rowscan_merge_partials; docs/scale-out.md). Called once by an MPI rank at start.
 void keep_freed_buffers_mapped();
 
 }  // namespace rowscan::app

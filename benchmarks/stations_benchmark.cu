@@ -10,9 +10,8 @@
 //                            --devices gpu:all runs them): wall time to the last GPU done (CUDA only)
 //   BM_device_resident_lanes/MiB/W  the same with W workers on the first GPU (--devices gpu:0,0)
 // MiB is the chunk size. Counters are GB/s of text (GB = 1e9) next to `ceiling_GB/s`, the device's
-// measured copy rate (3031 GB/s on an H100 on an earlier lease, bytes read + written; the reduction ladder's
-// run, docs/data/reduction_ladder-h100.csv, measured 2982 on another; a pass that only reads text is bounded
-// by the same figure). Each iteration is timed with CUDA events (steady_clock on the CPU backends) after
+// measured device-to-device copy rate on the H100 (bytes read + written; docs/data/roofline-h100-stations.csv,
+// copy_gb_per_s): a pass that only reads text is bounded by the same figure. Each iteration is timed with CUDA events (steady_clock on the CPU backends) after
 // an untimed warm-up pass, which also teaches the worker every station (the fast path's dictionary).
 //   ROWSCAN_BENCH_FILE   measurements file to load (default: generated, 2e8 rows under CUDA, 2e6 on CPU)
 //   ROWSCAN_BENCH_ROWS   rows to generate when no file is given

@@ -44,15 +44,17 @@ done
 
 # One colour per device, the same in every chart; each device's copy rate, where a file measured it.
 palette=("#1f77b4" "#d62728" "#2ca02c" "#ff7f0e" "#9467bd" "#8c564b" "#e377c2" "#17becf")
-declare -A colour copy
+# The copy line names the commit and date of its own row: it may come from another run than the bars.
+declare -A colour copy copy_stamp
 i=0
 while IFS= read -r device; do
   colour[$device]=${palette[$((i % ${#palette[@]}))]}
   i=$((i + 1))
 done < <(cut -d, -f3 "$work/rows.csv" | sort -u)
-while IFS=$'\t' read -r device rate; do
+while IFS=$'\t' read -r device rate stamp; do
   copy[$device]=$rate
-done < <(awk -F, '$4 == "device_copy" { printf "%s\t%.0f\n", $3, $8 }' "$work/rows.csv")
+  copy_stamp[$device]=$stamp
+done < <(awk -F, '$4 == "device_copy" { printf "%s\t%.0f\tcommit %s, %s\n", $3, $8, $(NF - 1), substr($NF, 1, 10) }' "$work/rows.csv")
 
 while IFS=$'\t' read -r sample suffix; do
   name=$sample
@@ -92,9 +94,9 @@ while IFS=$'\t' read -r sample suffix; do
     rate=${copy[$device]:-}
     [ -n "$rate" ] || continue
     if awk -v t="$top" -v r="$rate" 'BEGIN { exit !(t >= r / 10) }'; then
-      copy_lines+=", $rate with lines dashtype 2 linewidth 2 linecolor rgb \"${colour[$device]}\" title \"$device: device-to-device copy, $rate GB/s (bytes read + written)\""
+      copy_lines+=", $rate with lines dashtype 2 linewidth 2 linecolor rgb \"${colour[$device]}\" title \"$device: device-to-device copy, $rate GB/s (bytes read + written; ${copy_stamp[$device]})\""
     else
-      off_scale+="\\n$device: a device-to-device copy runs at $rate GB/s (bytes read + written), off this scale"
+      off_scale+="\\n$device: a device-to-device copy runs at $rate GB/s (bytes read + written; ${copy_stamp[$device]}), off this scale"
     fi
   done < <(head -1 "$work/$name.tsv" | tr '\t' '\n' | tail -n +2)
   input=$(awk -v i="$items" -v b="$bytes" 'BEGIN {

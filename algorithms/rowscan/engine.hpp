@@ -46,8 +46,9 @@ class engine {
   /// The GPUs this process sees (0 on the host, or without a driver).
   virtual int gpu_count() const = 0;
   /// Creates the contexts of `gpus` now (the current GPU's when empty), side by side on threads of their
-  /// own (CUDA's start-up: 0.25-0.6 s a GPU), so that the job's first device calls find them made; the
-  /// first of them is current after. Nothing on the host. Throws rowscan::device_error if a GPU cannot start.
+  /// own (CUDA's start-up: hundreds of milliseconds a GPU, docs/performance.md "The floors"), so that the job's first
+  /// device calls find them made; the first of them is current after. Nothing on the host. Throws rowscan::device_error
+  /// if a GPU cannot start.
   virtual void start(std::vector<int> const& gpus) const = 0;
 
   /// `rowscan stations` over each input in turn, with one set of workers (job::input_sequence).

@@ -6,7 +6,7 @@
 //                        class, else the upstream resource (cudaMalloc, or new)
 //   release_unused()  -> frees the cached blocks of the classes nobody asked for since the last call
 //
-// Why not Thrust's pool alone, with cache_oversized (issue 18): it caches every block above 1 MiB at
+// Why not Thrust's pool alone, with cache_oversized: it caches every block above 1 MiB at
 // its exact size and reuses one only for a request no larger. A station table that grows by a few rows
 // a block asks for a slightly larger block each time (its names, its sort's temporaries), so every
 // request missed, and every earlier block stayed cached: 4,351 MiB peak RSS for 200,000 distinct names
@@ -16,18 +16,10 @@
 // asked for in every block, so they stay cached: under CUDA, freeing device memory waits for the whole
 // device, and nothing here frees memory once per block.
 //
-// The choice, measured on the 2-core CPU machine (peak RSS in MiB; upstream frees stand for cudaFree
-// calls; every name distinct, scripts/distinct_stations.py; docs/performance.md has the whole table):
-//                                        200,000 names, 16 KiB   1,000,000 names, 256 KiB   frees (1M)
-//   Thrust's pool, cache_oversized        4,351                   8,677                      0
-//   no caching of large blocks               79                     303                      2,196
-//   4 classes a doubling, no release        125                     620                      50
-//   4 classes a doubling + release           89                     382                      110
-//   powers of two + release (chosen)         76                     332                      21
-// Powers of two waste up to half of a class, yet won: a table crosses a class boundary 4 times less
-// often, and each crossing briefly holds both classes. On a chunk-bound input (413 stations, 64 MiB
-// chunks) they held 359 MiB against 376 MiB for quarter classes. No caching would need the fewest bytes
-// but frees block-sized temporaries every block (2,196 frees: 2,196 device-wide waits under CUDA).
+// Powers of two waste up to half of a class, yet won against finer classes and against no caching of
+// large blocks: a table crosses a class boundary less often, each crossing briefly holds both classes,
+// and no caching frees block-sized temporaries every block (a device-wide wait each under CUDA). Each
+// option's peak RSS and frees: docs/performance-log.md, "The memory pool's policy".
 #pragma once
 
 #include "rowscan/system.hpp"

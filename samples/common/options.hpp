@@ -49,6 +49,39 @@ inline std::string unescape_newlines(std::string const& s) {
   return out;
 }
 
+/// Takes a sample's own switch (an exercise's knob, such as --pad) out of argv, before parse_options:
+/// true if it was given. Exercises turn knobs on the command line, so a learner never edits a sample.
+inline bool take_flag(int& argc, char** argv, std::string const& flag) {
+  bool found = false;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (flag == argv[i]) {
+      found = true;
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  return found;
+}
+
+/// Takes a sample's own `FLAG VALUE` out of argv, before parse_options: VALUE, or `fallback` if absent.
+inline std::string take_value(int& argc, char** argv, std::string const& flag, std::string const& fallback,
+                              char const* usage) {
+  std::string found = fallback;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (flag == argv[i]) {
+      if (i + 1 >= argc) throw rowscan::error(flag + " needs a value\nusage: " + usage);
+      found = argv[++i];
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  return found;
+}
+
 /// Parses the options every sample understands; throws rowscan::error on anything else.
 inline options parse_options(int argc, char** argv, std::size_t default_size, char const* usage) {
   options o;

@@ -14,8 +14,10 @@
 //
 //   sticky      (CUDA, `occupancy sticky`) a kernel faults: the error comes late, and it sticks
 //
-// usage: occupancy [sticky] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]   (--print: the
-//        calculator and the grid-limit arithmetic alone, the same on every build, which CTest compares)
+// usage: occupancy [sticky] [--shape T,R,S] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]
+//   (--print: the calculator and the grid-limit arithmetic alone, the same on every build, which CTest
+//   compares; --shape adds a row to the calculator: T threads a block, R registers a thread, S bytes of
+//   shared memory a block, so the page's exercises need no edit of this file)
 #include "../common/sample.hpp"
 
 #include <thrust/device_vector.h>
@@ -23,6 +25,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -31,7 +34,24 @@
 
 namespace {
 
-char const* const usage = "occupancy [sticky] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]";
+char const* const usage =
+    "occupancy [sticky] [--shape T,R,S] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]";
+
+struct kernel_shape {
+  int threads, registers, shared;
+};
+
+/// --shape's value: threads a block (1 to 1,024), registers a thread (1 to 255), shared bytes a block.
+kernel_shape parse_shape(std::string const& text) {
+  kernel_shape k{0, 0, -1};
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%d,%d,%d%c", &k.threads, &k.registers, &k.shared, &tail) != 3 || k.threads < 1 ||
+      k.threads > 1024 || k.registers < 1 || k.registers > 255 || k.shared < 0 || k.shared > 232448) {
+    throw rowscan::error(
+        "--shape takes THREADS,REGISTERS,SHARED_BYTES (1-1024, 1-255, 0-232448), such as 512,48,0, not '" + text + "'");
+  }
+  return k;
+}
 
 // [docs:calculator]
 /// One SM's limits on compute capability 9.0 (the H100), from the CUDA C++ Programming Guide's table.
@@ -64,20 +84,17 @@ occupancy blocks_per_sm(int threads, int registers, int shared, sm_limits const&
 }
 // [docs:end]
 
-std::string calculator_table() {
+std::string calculator_table(std::vector<kernel_shape> const& added) {
   std::ostringstream out;
   out << "occupancy on an H100 SM (2048 threads, 32 blocks, 65536 registers, 228 KB shared):\n";
   out << "threads  registers  shared B   by warps  by regs  by shared  blocks/SM  occupancy\n";
-  struct kernel_shape {
-    int threads, registers, shared;
-  };
   // The sweep's kernels as `ptxas -v` reports them for sm_90 (samples/occupancy/ptxas-sm90.txt): 14 and 48
   // registers; 255 is the most a thread may have; 48 KB a block is the static shared-memory limit;
   // 6,608 bytes is privatization.md's table of 413 stations, 116,224 bytes a block that leaves no room
   // for a second one (two would need 2 x (116,224 + 1,024) > 228 KB).
-  std::vector<kernel_shape> const shapes{{256, 14, 0},     {1024, 14, 0},    {256, 48, 0},   {1024, 48, 0},
-                                         {256, 128, 0},    {256, 255, 0},    {256, 16, 49152}, {256, 16, 6608},
-                                         {128, 16, 116224}, {64, 32, 0}};
+  std::vector<kernel_shape> shapes{{256, 14, 0},  {1024, 14, 0},    {256, 48, 0},    {1024, 48, 0},     {256, 128, 0},
+                                   {256, 255, 0}, {256, 16, 49152}, {256, 16, 6608}, {128, 16, 116224}, {64, 32, 0}};
+  shapes.insert(shapes.end(), added.begin(), added.end());  // --shape
   for (auto const& k : shapes) {
     occupancy const o = blocks_per_sm(k.threads, k.registers, k.shared);
     out << std::setw(7) << k.threads << std::setw(11) << k.registers << std::setw(10) << k.shared << std::setw(11)
@@ -191,6 +208,9 @@ void sweep(std::ostream& text, bool csv, std::string const& device, char const* 
 #endif
 
 int run(int argc, char** argv) {
+  std::string const shape_text = samples::take_value(argc, argv, "--shape", "", usage);
+  std::vector<kernel_shape> added;
+  if (!shape_text.empty()) added.push_back(parse_shape(shape_text));
   auto const opt = samples::parse_options(argc, argv, std::size_t{1} << 28, usage);
   if (opt.inputs.size() > 1 || (opt.inputs.size() == 1 && opt.inputs.front() != "sticky")) {
     throw rowscan::error(std::string("usage: ") + usage);
@@ -204,7 +224,7 @@ int run(int argc, char** argv) {
 #endif
   }
   std::ostringstream fixed;  // the same on every build
-  fixed << calculator_table() << "\ngrid limits (compute capability 3.0 and later): gridDim.x up to 2^31 - 1, "
+  fixed << calculator_table(added) << "\ngrid limits (compute capability 3.0 and later): gridDim.x up to 2^31 - 1, "
         << "gridDim.y and .z up to 65,535, 1,024 threads a block\n";
   fixed << grid_arithmetic(16776960ull, 256) << grid_arithmetic(6001152ull, 64)  // seed 004: lineitem at SF 1
         << grid_arithmetic(600000000000ull, 256);

@@ -8,7 +8,9 @@
 // the sample also times kernel 2's tree with its shared array as written and padded (one word of
 // padding every 32 words), on 2^28 values, one level of the tree.
 //
-// usage: bank_conflicts [--size N] [--repeat R] [--csv] [--print [--expect FILE]]
+// usage: bank_conflicts [--pad] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]
+//   --pad  replays the host trees with the shared array padded, one word every 32 (docs/reduction.md,
+//          exercise 4); the timed GPU rows always run kernel 2 both ways
 #include "../common/sample.hpp"
 
 #include <thrust/device_vector.h>
@@ -28,12 +30,16 @@
 
 namespace {
 
-char const* const usage = "bank_conflicts [--size N] [--repeat R] [--csv] [--print [--expect FILE]]";
+char const* const usage = "bank_conflicts [--pad] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]";
+bool padded_replay = false;  // --pad
 constexpr unsigned block_threads = 256, warp = 32, banks = 32;
 
 // [docs:padding]
 /// The 4-byte word of the shared array that holds element a. As the kernels are written: a itself.
-unsigned word_of(unsigned a) { return a; }
+unsigned word_of(unsigned a) {
+  if (padded_replay) return a + a / 32;  // --pad: one word of padding every 32 words  [docs:hide]
+  return a;
+}
 // [docs:end]
 
 /// What one warp instruction costs: the active lanes' words, grouped by bank; a bank that must deliver
@@ -175,6 +181,7 @@ __global__ void kernel2_tree(std::uint32_t const* in, std::uint32_t* out, std::s
 #endif
 
 int run(int argc, char** argv) {
+  padded_replay = samples::take_flag(argc, argv, "--pad");
   auto const opt = samples::parse_options(argc, argv, std::size_t{1} << 28, usage);
   if (opt.print) {  // the replay alone, the same on every build (docs/reduction.md quotes it)
     samples::deliver_answer(opt, replay_all());

@@ -12,8 +12,10 @@
 //      carried by the tiles' aggregates.
 // Then the device system's thrust::exclusive_scan, inclusive_scan and reduce_by_key must agree.
 //
-// usage: scan_trace [blelloch|look-back|by-key] [--expect FILE]   (one trace, or all three; docs/scan.md
-//        quotes them, CTest compares them with samples/scan/*.txt)
+// usage: scan_trace [blelloch|look-back|by-key] [--start-round A,B,C,D] [--no-restart] [--expect FILE]
+//   (one trace, or all three; docs/scan.md quotes them, CTest compares them with samples/scan/*.txt)
+//   --start-round  the round in which each of the four tiles' blocks is scheduled (default 0,0,2,0)
+//   --no-restart   a combine that forgets to restart at a run's head (docs/scan.md, exercise 3)
 #include "../common/sample.hpp"
 
 #include <thrust/device_vector.h>
@@ -31,7 +33,30 @@
 
 namespace {
 
-char const* const usage = "scan_trace [blelloch|look-back|by-key] [--expect FILE]";
+char const* const usage =
+    "scan_trace [blelloch|look-back|by-key] [--start-round A,B,C,D] [--no-restart] [--expect FILE]";
+bool no_restart = false;  // --no-restart
+
+/// --start-round's value: one round per tile, each 0 to 64.
+std::vector<int> parse_start_rounds(std::string const& text, std::size_t tiles) {
+  std::vector<int> rounds;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t const comma = std::min(text.find(',', at), text.size());
+    std::string const item = text.substr(at, comma - at);
+    if (item.empty() || item.size() > 2 || item.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(item) > 64) {
+      throw rowscan::error("--start-round takes " + std::to_string(tiles) +
+                           " rounds of 0 to 64, such as 0,0,2,0, not '" + text + "'");
+    }
+    rounds.push_back(std::stoi(item));
+    at = comma + 1;
+  }
+  if (rounds.size() != tiles) {
+    throw rowscan::error("--start-round takes " + std::to_string(tiles) + " rounds, one a tile, not '" + text + "'");
+  }
+  return rounds;
+}
 
 using values = std::vector<int>;
 
@@ -172,6 +197,7 @@ struct segment_sum {
 /// Associative, not commutative (CUB's ReduceBySegmentOp): if the right part starts a run, the left
 /// part's value belongs to an earlier run and is dropped; the head counts always add.
 segment_sum combine(segment_sum left, segment_sum right) {
+  if (no_restart) return {left.heads + right.heads, left.value + right.value};  // --no-restart  [docs:hide]
   return {left.heads + right.heads, right.heads > 0 ? right.value : left.value + right.value};
 }
 // [docs:end]
@@ -229,6 +255,8 @@ void reduce_by_key_trace(values const& keys, values const& in, std::size_t tile_
 }
 
 int run(int argc, char** argv) {
+  no_restart = samples::take_flag(argc, argv, "--no-restart");
+  std::string const rounds_text = samples::take_value(argc, argv, "--start-round", "0,0,2,0", usage);
   auto const opt = samples::parse_options(argc, argv, 0, usage);
   std::string const part = opt.inputs.empty() ? "all" : opt.inputs.front();
   if (opt.inputs.size() > 1 || (part != "all" && part != "blelloch" && part != "look-back" && part != "by-key")) {
@@ -243,9 +271,16 @@ int run(int argc, char** argv) {
 
   values const in{3, 1, 7, 0, 4, 1, 6, 3, 5, 2, 8, 1, 2, 9, 4, 6};
   std::size_t const tile_items = 4;
-  std::vector<int> const start_round{0, 0, 2, 0};  // tile 2's block is scheduled two rounds late
+  std::vector<int> const start_round = parse_start_rounds(rounds_text, in.size() / tile_items);  // default: tile 2 late
   look_back_trace << "Single-pass inclusive scan with decoupled look-back: " << in.size() << " values, tiles of "
-                  << tile_items << ", tile 2 scheduled at round 2\n";
+                  << tile_items;
+  bool all_at_once = true;
+  for (std::size_t t = 0; t < start_round.size(); ++t) {
+    if (start_round[t] == 0) continue;
+    look_back_trace << ", tile " << t << " scheduled at round " << start_round[t];
+    all_at_once = false;
+  }
+  look_back_trace << (all_at_once ? ", every tile scheduled at round 0\n" : "\n");
   print_row(look_back_trace, "input", in);
   values const single_pass = single_pass_scan(in, tile_items, start_round, look_back_trace);
   print_row(look_back_trace, "output", single_pass);

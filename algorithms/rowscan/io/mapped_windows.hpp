@@ -7,17 +7,14 @@
 //        --release(k) on the worker that folded it--> the window's last block back, and the reader past it: munmap
 //
 // A host worker folds a block where it lies, so a copy of the file into the reader's blocks is a pass
-// over the text that only moves it. 16 host workers on the H100 machine, 1e9 rows: 1.52 s mapped
-// against 1.98 s copied (413 stations), 2.57 against 3.22 s (10,000); 32 cores 1.09 against 1.36 s
-// (docs/data/host_engine_mapped-h100.csv, -h100x2.csv). A window of m blocks makes m times fewer mmap
-// and munmap calls; each takes the process's address-space lock, which every worker's page fault takes
-// too, and each munmap makes every core that runs the process drop the window's translations. With a
-// window a block and 31 workers on 32 cores, the driver spent 0.93-2.05 s of a 1e9-row run in the
-// reader (mapping, and the first touch of each block's ends) in one lease and 0.14-0.17 s in another;
-// a window a round of blocks, 0.05-0.10 s (docs/data/host_windows-h100x2.csv). The whole file mapped at
-// once was not faster at 32 cores: unmapping 13.8 GB at the end took 0.1 s, and every page it touched
-// stays resident to the end. Here a window goes once its blocks are back and the reader has passed it,
-// so at most the lent blocks' windows and the one being read are mapped.
+// over the text that only moves it, on the workers' own cores (docs/performance.md, "The host engine";
+// docs/data/host_engine_mapped-*.csv). A window of m blocks makes m times fewer mmap and munmap calls:
+// each takes the process's address-space lock, which every worker's page fault takes too, and each
+// munmap makes every core that runs the process drop the window's translations, so with a window a
+// block the driver's thread spent much of a run in the reader (docs/data/host_windows-h100x2.csv). The
+// whole file mapped at once is not faster and keeps every page it touched resident to the end
+// (docs/data/host_dropped_32cores-h100x2.csv). Here a window goes once its blocks are back and the
+// reader has passed it, so at most the lent blocks' windows and the one being read are mapped.
 //
 // A view that does not fit its window (a carried line longer than the window's lead), near the file's
 // end where the file has no bytes for the padding, or where the system refuses the mapping (a file

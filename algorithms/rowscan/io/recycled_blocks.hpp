@@ -7,9 +7,9 @@
 //   the run's end    -----------> every block given back to the underlying memory
 //
 // A list of files is one run of the job driver, but each input is read by a reader of its own. On a GPU
-// every reader page-locked its ring's 64 MiB blocks and unlocked them at its end: a list of ten pieces
-// of a 1e9-row file took 1.30 s where the file took 0.71 s, and 0.80 s with the blocks kept (the H100
-// machine; docs/performance.md, "A list of files on a GPU"). The readers of a run mostly ask for blocks
+// every reader page-locked its ring's 64 MiB blocks and unlocked them at its end, milliseconds a block,
+// so a list paid that for every file (docs/performance.md, "A list of files on a GPU";
+// docs/data/gpu_file_list-h100.csv). The readers of a run mostly ask for blocks
 // of one size, so the blocks one reader leaves are those the next one needs; kept blocks of another
 // size go back as soon as a block of a new size is asked for, so no more are held than the rings in use.
 #pragma once

@@ -5,9 +5,8 @@
 //   a smaller one:                   W blocks, one a worker (at least shared_block_floor)
 //
 // The driver's queue is the input's, and the next input is read only once this one's blocks are folded.
-// An input of fewer blocks than workers left the other workers idle: 35 files of 4 MB each, one list,
-// took 0.180 s on the 2-core machine against 0.103 s for the same lines in one file, one worker folding
-// at a time, and 0.130 s cut for both (docs/performance.md, "Inputs smaller than a block a worker").
+// An input of fewer blocks than workers left the other workers idle, one worker folding at a time
+// (docs/performance.md, "Inputs smaller than a block a worker"; docs/data/small_files-cpu.csv).
 // Compiled once.
 #pragma once
 
@@ -19,9 +18,9 @@ namespace rowscan::job {
 
 /// The smallest block an input is cut into to give every worker one. Each block costs besides its lines
 /// (the driver hands it over, the worker merges its rows into its table: up to 10,000 stations' worth).
-/// On the 2-core machine a list of 200 files of 0.71 MB took 0.203 s with a floor of 1 MiB (a block a
-/// file), 0.128 s with 256 KiB and 0.151 s with 64 KiB (10,000 stations: 0.372, 0.230, 0.250 s); the
-/// driver's one thread hands out blocks for every worker, so the smaller floor is not taken.
+/// Of the floors measured (1 MiB, 256 KiB, 64 KiB; docs/data/small_files-cpu.csv) 256 KiB was fastest on
+/// a list of small files; the driver's one thread hands out blocks for every worker, so the smaller floor
+/// is not taken.
 constexpr std::size_t shared_block_floor = std::size_t{256} << 10;
 
 /// The block size for an input of `bytes` (UINT64_MAX: a stream, whose size is not known) read by

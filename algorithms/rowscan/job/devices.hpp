@@ -32,21 +32,17 @@ struct device_choice {
 /// Parses "auto", "cpu", "gpu", "gpu:N", "gpu:N,M,...", "gpu:all" or "cpu+gpu"; nothing for anything else.
 std::optional<device_choice> parse_device_choice(std::string_view text);
 
-/// Bytes of text one host worker folds in the time a GPU takes to start and catch up. Measured on the
-/// H100 machine (docs/performance.md, "Which processor"; 10,000 stations, 16 workers reading the file
-/// where it lies): the host's cores answered up to 1 GiB as soon as the GPU did or sooner (0.317 s
-/// against 0.320 s at 1 GiB, 0.250 against 0.314 s at 512 MiB) and the GPU was ahead from 2 GiB (0.344
-/// against 0.450 s): 64 MiB a worker. A GPU's start-up costs about 0.25 s before its first byte.
+/// Bytes of text one host worker folds in the time a GPU takes to start and catch up: below it the host's
+/// cores answer first, CUDA's start-up being a fixed cost before the GPU's first byte, and above it the
+/// GPU does (docs/performance.md, "Which processor runs a job"; docs/data/devices-h100.csv).
 constexpr std::uint64_t host_bytes_per_worker_while_a_gpu_starts = std::uint64_t{64} << 20;
 
 /// From this many cores, host workers leave one core to the driver's thread when nothing names their
 /// count. That thread maps each block's window and hands it to a worker (job::run_blocks); with a
-/// worker on every core it waits for a core each time it wakes, and the workers wait for it. On the
-/// 2-GPU machine's cores, 1e9 rows, medians of 5 (docs/performance.md, "A core for the driver's
-/// thread"): 32 cores 0.94 s with 32 workers against 0.84 s with 31 (413 stations); in the next lease
-/// 0.97 / 1.49 s against 0.92 / 1.44 s (413 / 10,000), and 16 cores 1.57 / 2.34 s against 1.40 / 2.24 s
-/// with 15; in a third, 0.88 / 1.60 s against 0.85 / 1.64 s. Below 16 cores a worker is a larger share
-/// of the machine than the driver's waits cost.
+/// worker on every core it waits for a core each time it wakes, and the workers wait for it. From 16
+/// cores on a spared core measured faster; below, a worker is a larger share of the machine than the
+/// driver's waits cost (docs/performance.md, "A core for the driver's thread";
+/// docs/data/host_driver_core-h100x2.csv).
 constexpr unsigned cores_that_spare_one_for_the_driver = 16;
 
 /// Host workers on `cores` cores when nothing names their count: one per core, less one from
@@ -73,9 +69,8 @@ constexpr std::uint64_t small_input_bytes(unsigned host_workers) {
 }
 
 /// The most host workers beside the GPUs on one queue (--devices cpu+gpu, inputs/hand_over.hpp). More
-/// take cores that the GPUs' start-up and their reader threads need: on the H100 machine (16 cores), a
-/// 1.1 GB input took 0.462 s whole-process with 1 or 4 host workers beside the GPU, 0.472 s with 8 and
-/// 0.575 s with 16, against 0.464 s for the GPU alone (docs/performance.md, "Every processor on one queue").
+/// take cores that the GPUs' start-up and their reader threads need, and made the run slower
+/// (docs/performance.md, "Every processor on one queue"; docs/data/hand-over-h100.csv).
 constexpr unsigned max_host_workers_beside_gpus = 4;
 
 /// Records this process's rank among those of its node (MPI's node-local rank): default_gpu is then

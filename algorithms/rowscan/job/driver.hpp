@@ -45,14 +45,15 @@ void use_device(int device);
 /// The calling thread's current GPU under CUDA; no_device on the host systems.
 int current_device();
 
-/// Creates the contexts of `devices` at once, each on a thread of its own: CUDA's start-up (0.25-0.6 s a
-/// GPU) runs side by side instead of one GPU after another. Nothing on the host systems, or for one device.
+/// Creates the contexts of `devices` at once, each on a thread of its own: CUDA's start-up (hundreds of
+/// milliseconds a GPU: docs/performance.md, "The floors") runs side by side instead of one GPU after another. Nothing
+/// on the host systems, or for one device.
 void start_devices(std::vector<int> const& devices);
 
 /// While it lives, the OpenMP regions that this thread starts run on one thread (the host systems;
 /// nothing under CUDA). Host workers fold under it, the parallelism being across blocks, and a
 /// workload merges its workers' partial answers under it: they are small, and a team's barriers cost
-/// more than the team saves (10,000 stations: 160 ms with 2 threads on a busy 2-core machine, 4.5 ms with one).
+/// more than the team saves on a busy machine (docs/stations.md, "6. Output"; docs/data/output_stage-cpu.csv).
 class one_thread_scope {
  public:
   one_thread_scope();

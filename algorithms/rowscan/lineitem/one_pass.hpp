@@ -31,12 +31,10 @@ namespace rowscan::lineitem {
 ROWSCAN_SYSTEM_BEGIN
 
 /// Bytes of text per element of the pass. On a GPU 512, about four dbgen rows (95 to 153 bytes, 127 on
-/// average) a thread: its rows' walks even out, and it looks for its first row once per four. SF 10 on
-/// the H100 (BM_one_pass, docs/data/lineitem_one_pass_stretch-h100.csv), stretches of 128, 256, 512,
-/// 1024 and 2048 bytes: 17.3, 16.7, 14.8, 18.1 and 28.2 ms in 64 MiB blocks; 14.7, 13.4, 12.7, 11.9
-/// and 15.9 ms in 128 MiB blocks. A host worker is one thread that takes the stretches in turn, and
-/// there a stretch of 64 KiB looks for its first row once per 64 KiB (scale factor 1 on two cores, one
-/// worker: 0.79 s with 128 bytes, 0.64 s with 64 KiB).
+/// average) a thread: its rows' walks even out, and it looks for its first row once per four; longer
+/// stretches leave too few threads for a block (BM_one_pass, docs/data/lineitem_one_pass_stretch-h100.csv;
+/// docs/gpu-profile.md). A host worker is one thread that takes the stretches in turn, and there a
+/// stretch of 64 KiB looks for its first row once per 64 KiB, which measured faster (docs/lineitem.md).
 constexpr std::uint32_t one_pass_stretch_bytes = ROWSCAN_HAS_CUB ? 512 : 65536;
 /// The longest row the pass walks. dbgen's rows are at most 153 bytes; a longer row (a long comment,
 /// or no '\n' where one belongs) sends its block to the step-by-step composition.

@@ -41,11 +41,11 @@ constexpr std::size_t min_line_bytes = 6;
 
 /// The directory splits the keys by their top bits: keys of bucket b are [directory[b], directory[b + 1]).
 /// 256 to 65,536 buckets: every lookup reads the directory at random. On the GPU about four buckets a
-/// station (sixteen took 1.01-1.03 of four's time on the H100). On the host sixteen: a name then shares
+/// station (sixteen measured no faster there: docs/gpu-profile.md). On the host sixteen: a name then shares
 /// its bucket with an earlier key less often, and a lookup compares the bucket's first entry before any
 /// walk (dictionary_view::find_words), whose branch a core mispredicts each time it must walk. 413
 /// stations' 8,192 buckets (16 KiB) stay in a core's L1 cache; 10,000 stations' 65,536 (128 KiB) in its
-/// L2, and more measured slower there.
+/// L2, and more measured slower there (docs/data/host_lookup-h100.csv).
 constexpr std::uint32_t min_directory_bits = 8;
 constexpr std::uint32_t max_directory_bits = 16;
 constexpr std::size_t directory_buckets_per_station = ROWSCAN_HAS_CUB ? 4 : 16;
@@ -179,8 +179,8 @@ struct dictionary_view {
 #if !ROWSCAN_HAS_CUB
     // On the host a name over 16 bytes is looked up out of line. Its word loop stays out of the host
     // fold's loop, and the compiler no longer keeps that loop's values ready for a call on every line.
-    // The host fold then ran 0.90 of the instructions a line it ran before (callgrind) in 0.91 of the
-    // time (one core of the H100 machine; 413 stations, where 6% of the lines have a long name).
+    // The host fold then runs fewer instructions a line, and less time, even where few lines have a long
+    // name (docs/data/host_lookup-h100.csv).
     if (size > 16) return find_long_name(name, size, w0, w1);
 #else
     if (size > 16) return find_long_words(name, size, w0, w1);
@@ -190,11 +190,9 @@ struct dictionary_view {
     // The lookup then waits for two loads, not for the directory, the entry and the name one after
     // another; on the host the station's row is read by the same id, so a core fetches name and row at
     // once. A bucket with no entries names the next bucket's first, or the record of size 0 after the
-    // last station. Measured: with sixteen buckets a station, one core of the H100 machine folded in
-    // 0.90 / 0.98 of the time of the walk over four (413 / 10,000 stations; docs/performance.md, "The
-    // host engine"); on the H100, with four, 1e9 rows of 10,000 stations on the device took 0.88 of the
-    // walk's time in 64 MiB chunks and 0.96 in 128 MiB (413 stations: the same within 2%;
-    // docs/gpu-profile.md).
+    // last station. Faster than the walk on a core and on the GPU, more so with long names
+    // (docs/performance.md, "The host engine"; docs/gpu-profile.md; docs/data/host_lookup-h100.csv,
+    // docs/data/fast_path_parse-h100.csv).
     std::uint64_t const key = lookup_key(w0, w1, 0, size) & key_mask;
     station_id const first = first_ids[key >> (64 - directory_bits)];
     name_record const& theirs = name_records[first];
@@ -213,10 +211,9 @@ struct dictionary_view {
   /// A name of more than 16 bytes, looked up like a short one: its bucket's first id, then that station's
   /// name_record and long_name_record, which hold a name of up to 24 bytes whole; only a longer name
   /// reads its middle words, and only a name that is not its bucket's first walks the bucket. The walk
-  /// alone waited for the directory, the entry and the stored name one after another. At 10,000 stations
-  /// (16% of the lines named over 16 bytes) whole runs took 0.96-0.97 of the walk's time on the 2-core
-  /// machine, and 0.88 / 0.94-0.98 on 2 / 32 cores of the 2-GPU machine; 1e9 rows on the H100 stayed
-  /// within 2% of it (docs/performance.md, "Long names by their bucket's first station").
+  /// alone waited for the directory, the entry and the stored name one after another; this waits for two
+  /// loads, which pays where many names are long (docs/performance.md, "Long names by their bucket's first
+  /// station"; docs/data/host_long_names-h100x2.csv).
   ROWSCAN_HD station_id find_long_words(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
     name_words const read{name};
     std::uint64_t const tail = read.word_at(size - 8);  // size > 16: inside the name

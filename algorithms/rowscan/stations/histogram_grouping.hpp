@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/stations/histogram_grouping.hpp: the fast path's grouping by counting, not sorting (issue 28).
+// rowscan/stations/histogram_grouping.hpp: the fast path's grouping by counting, not sorting.
 //
 //   transform(bin_of_reading)                    row (id, tenths) -> bin id * 1999 + tenths + 999
 //   histogram over the bins, one range of ids     counts[bin]     (CUB: DeviceHistogram::HistogramEven;

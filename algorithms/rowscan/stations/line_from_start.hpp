@@ -63,8 +63,8 @@ struct short_name {
 
 /// short_name from the line's first two 8-byte words w0 and w1, by byte-equality masks over both: a
 /// select, not a branch, picks the word the ';' is in (which word comes at random, line after line).
-/// One 16-byte SSE2 compare instead ran 0.87 of the parse's instructions but took 1.07 / 1.08 of its
-/// time (413 / 10,000 stations, one worker, 2e8 rows, the H100 machine's core).
+/// One 16-byte SSE2 compare instead runs fewer instructions but measured slower
+/// (docs/data/host_parse-h100.csv).
 inline short_name short_name_by_words(std::uint64_t w0, std::uint64_t w1) {
   std::uint64_t const in0 = bytes_equal(w0, ';');
   std::uint64_t const in1 = bytes_equal(w1, ';');
@@ -120,8 +120,8 @@ inline station_line read_station_line_from_start(char const* text, std::uint32_t
   // The temperature, -?d?d.d: after its sign, its '.' is the 2nd or 3rd byte. One digit or two comes at
   // random, line after line, so selects (conditional moves, not branches) line both shapes up as
   // "Dd.d\n" (D is '0' for a one-digit temperature), and one test of the word checks every byte of it.
-  // Selects between two fixed shifts ran 0.985 of the instructions of shifts by a computed count, in
-  // 0.96 of the time (one worker, the 2-core machine).
+  // Selects between two fixed shifts measured faster than shifts by a computed count
+  // (docs/data/host_parse-h100.csv).
   std::uint64_t const signed_t = words.word_at(separator + 1);
   std::uint32_t const negative = byte_of(signed_t, 0) == '-';
   std::uint64_t const t = negative ? signed_t >> 8 : signed_t;

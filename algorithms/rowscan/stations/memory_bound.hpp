@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/stations/memory_bound.hpp: how much memory `rowscan stations` may need (issue 18), as a
+// rowscan/stations/memory_bound.hpp: how much memory `rowscan stations` may need, as a
 // formula in what the user controls (the chunk size C) and what the input decides (S distinct
 // stations with N bytes of names in all). No Thrust here: the CLI's help and its tests use it too.
 //

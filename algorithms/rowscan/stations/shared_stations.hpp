@@ -5,8 +5,7 @@
 // A host worker learns a station when its fold meets a line the dictionary does not know: the general
 // path folds a piece of the block from there (worker::fold_in_order), and the dictionary is rebuilt.
 // With W workers each learned every station itself, so at 10,000 stations learning cost every worker
-// the same ~75 ms of its time however many workers shared the input (32 workers, 1e9 rows:
-// docs/performance.md, "Where a core's time goes at 32 cores"). Now:
+// the same time however many workers shared the input (docs/performance.md, "The host engine"). Now:
 //
 //   worker meets an unknown line -> take_into: the stations the others offered since its last take,
 //                                   merged into its table with no readings  -> the fast path again

@@ -54,24 +54,19 @@ enum class gather_strategy {
 };
 
 #if ROWSCAN_HAS_CUB
-// GPU constants, from the H100 rows of benchmarks/string_gather_benchmark.cu (docs/string-gather.md):
-// - char-parallel pays a binary search of about 24 dependent loads per output byte; it lost every cell
-//   of the grid, by 10x at 32 bytes (2.5 ms vs 25 ms at 16,777,216 x 32) and 27x at 2048;
+// GPU constants, chosen from benchmarks/string_gather_benchmark.cu's grid (docs/string-gather.md, section 8;
+// docs/data/string_gather-h100.csv):
+// - char-parallel pays a binary search of about 24 dependent loads per output byte, so it loses to a
+//   copy per string wherever the strings are longer than a few bytes;
 // - string-parallel pays one chain of dependent loads (its start and offsets, in order since step 1
-//   keeps the starts) per string and splits the string over its lanes. GB/s by lanes per string (H100,
-//   the grid of docs/string-gather.md, section 8):
-//     262,144 x 32:    4: 130, 8: 111, 16: 90           16,777,216 x 32: 2: 226, 4: 238, 8: 187
-//     262,144 x 128:   4: 342, 8: 377, 16: 324
-//     262,144 x 512:   8: 670, 16: 739, 32: 737
-//     262,144 x 2048:  16: 1015, 32: 1131, 64: 1110, 128: 1045
-//     262,144 x 8192:  32: 1261, 64: 1286, 128: 1318, 256: 1320
-//   One 16-byte word a lane, within 4 to 64 lanes, is the best or within 3% of it in every cell.
-// - keeping 2 or 4 words in flight per lane (all loads before the stores) was slower at every lane
-//   count (0.49-0.52 ms against 0.46 at 32 lanes, 262,144 x 2048), so a lane copies a word at a time.
+//   keeps the starts) per string and splits the string over its lanes. One 16-byte word a lane, within
+//   4 to 64 lanes, is the best lane count or close to it in every cell of the grid;
+// - keeping 2 or 4 words in flight per lane (all loads before the stores) measured slower than a word
+//   at a time, so a lane copies a word at a time.
 
-/// Average output length, in bytes, from which `automatic` copies string-parallel: string-parallel won
-/// every measured cell from 128 bytes up and all but one at 32 (4,096 x 32: 3.1 against 3.3 GB/s, a
-/// 40-microsecond call); below 16, most of its 4 lanes would idle.
+/// Average output length, in bytes, from which `automatic` copies string-parallel: it won every measured
+/// cell from 32 bytes up but one tiny call (docs/string-gather.md, section 8); below 16, most of its 4
+/// lanes would idle.
 inline constexpr std::int64_t string_parallel_min_average_bytes = 16;
 /// Lanes per string: average / string_parallel_bytes_per_lane (one word a lane), rounded up to a power
 /// of two and kept within [string_parallel_min_lanes, string_parallel_max_lanes].
@@ -80,9 +75,9 @@ inline constexpr unsigned string_parallel_min_lanes = 4;
 inline constexpr unsigned string_parallel_max_lanes = 64;
 #else
 /// On the CPU backends string-parallel is a per-string copy and wins at every length, so `automatic`
-/// always takes it. Measured with benchmarks/string_gather_benchmark.cu on the 2-core CI machine, 262,144
-/// strings, one OpenMP thread (a busy machine; the ratios are what count): average 1 byte, char-parallel
-/// 42.7 ms vs string-parallel 13.9 ms; 4 bytes 179 vs 26.6 ms; 16 bytes 360 vs 89 ms; 64 bytes 946 vs 201 ms.
+/// always takes it: a core has no lanes to keep together, and a search per byte costs more than a copy
+/// per string at every average length measured (docs/string-gather.md, section 8;
+/// docs/data/string_gather-cpu.csv).
 /// Char-parallel stays available for tests and comparison.
 inline constexpr std::int64_t string_parallel_min_average_bytes = 0;
 inline constexpr std::int64_t string_parallel_bytes_per_lane = 0;  // unused: one lane per string
@@ -259,8 +254,8 @@ ROWSCAN_HD inline void store_quad(char* p, std::uint32_t q) {
 /// Lane `lane` of `lanes`'s share of copying n bytes (a short string, or the head or tail of a long one)
 /// by plan_words in 4-byte words: a string of 32 bytes takes about 8 memory instructions instead of 32.
 /// Not one template with copy_bytes_slice's 16-byte loop: that form (a loop per shift case here too)
-/// made 16,777,216 x 32 5% slower on the H100 (2.38 against 2.26 ms, A/B on one machine); this loop
-/// picks the shifted or plain word per word, so lanes of strings with different shifts stay together.
+/// measured slower on short strings (a branch per shift case splits a warp whose lanes' strings have
+/// different shifts); this loop picks the shifted or plain word per word, so those lanes stay together.
 ROWSCAN_HD inline void copy_quads_slice(char* dst, char const* src, std::int64_t n, unsigned lane, unsigned lanes) {
   constexpr std::int64_t w = 4;
   word_plan const plan = plan_words(misalignment(dst, w), misalignment(src, w), n, w);
@@ -320,8 +315,8 @@ struct copy_string_slice {
 /// host, which waits for the scan).
 ///
 /// Two passes, because one was slower: an inclusive scan of {start, size} pairs that keeps the later
-/// start does it in one, but CUB's scan of 16-byte pairs took 0.85 ms at 16,777,216 strings against
-/// 0.72 ms for this transform and a scan of 8-byte sizes.
+/// start does it in one, but a scan of 16-byte pairs moves twice the bytes of this transform and a scan
+/// of 8-byte sizes, and measured slower on the GPU (docs/string-gather.md, section 8).
 template <class Source, class IndexIt>
 std::int64_t gathered_offsets(Source source, IndexIt indices, std::size_t count, char const** starts,
                               std::int64_t* offsets, context const& ctx = {}) {

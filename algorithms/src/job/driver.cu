@@ -185,8 +185,8 @@ class gpu_lane final : public block_lane {
 /// A host worker's side of the queue: it folds one block at a time, with OpenMP held to one thread (the
 /// parallelism is across blocks). Alone, it folds the reader's block where it lies (the reader pads it
 /// as the workload asks). Beside GPUs it copies the block first and gives it back at once: the reader
-/// reuses its ring in block order, so a block held for a host fold (10 ms for 4 MiB) would hold back
-/// every block after it, and the GPUs with them (on the H100 machine the reader fell to about 10 GB/s).
+/// reuses its ring in block order, so a block held for a host fold (milliseconds a block) would hold
+/// back every block after it, and the GPUs with them (docs/performance.md, "Every processor on one queue").
 class host_lane final : public block_lane {
  public:
   host_lane(worker_slot const& slot, fold_place const& place)
@@ -238,8 +238,7 @@ std::vector<lane_maker> lanes_for(std::vector<worker_slot> const& workers, fold_
 /// The reader threads of a run (0: up to 16, io::reader_options::threads). A GPU takes a block faster
 /// than one thread copies it from the page cache, so a run a GPU may join gets the readers asked for.
 /// A host worker folds a few hundred MB/s and a reader copies several GB/s: one reader per four host
-/// workers keeps them fed, and more readers only take the workers' cores (2e8 rows, 16 workers on the
-/// H100 machine's 16 cores: 0.613 s with 16 readers, 0.509 s with 4, 0.506 s with 2, 0.550 s with 1).
+/// workers keeps them fed, and more readers only take the workers' cores (docs/data/host_readers-h100.csv).
 unsigned reader_threads_for(job_options const& options, std::size_t workers) {
   if (ROWSCAN_HAS_CUB || options.shared != nullptr) return options.reader_threads;
   auto const enough = static_cast<unsigned>(std::max<std::size_t>(1, (workers + 3) / 4));
@@ -379,11 +378,9 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   // only once every block before it is back. A GPU of a shared run holds a slot's worth of blocks until
   // its copy lands, so with less the reader waits for the GPU and the GPU for the reader. Host workers
   // alone hold theirs for a whole fold and finish them at about the same time: with two blocks to spare
-  // the reader waited for the oldest block in flight, then every worker waited for the reader (16
-  // workers on the H100 machine, 1e9 rows: the driver waited 0.96 s for the reader, with a second round
-  // 0.03 s, and 2.80 s became 2.61 s; on 32 cores 1.59 s either way, each fold slower while more
-  // readers copy). That round fits memory_bound.hpp's per-worker term: a worker folding in place has no
-  // device slots.
+  // the reader waits for the oldest block in flight, then every worker waits for the reader, so they get
+  // a second round of blocks (docs/data/host_ring-h100.csv). That round fits memory_bound.hpp's
+  // per-worker term: a worker folding in place has no device slots.
   unsigned const read_ahead =
       shared != nullptr ? for_joiners : ROWSCAN_HAS_CUB ? 0 : static_cast<unsigned>(workers.size());
   if (read_ahead != 0) reading.buffers = reading.held + 2 + read_ahead;

@@ -26,21 +26,11 @@ std::size_t default_chunk_size() {
   // A block's device arrays take about 2.2 bytes per byte of text (records, '|' positions, statuses,
   // the block's columns) beside the two text slots. On the host, copy_if is transform + serial scan +
   // scatter with two 8-byte temporaries per byte of text, and peak RSS is about 24 bytes per chunk byte
-  // per worker. Measured on the 2-core machine, scale 1 (`rowscan generate lineitem --scale 1`, 760 MB),
-  // `--suppkey-below 5000`, with two other builds running (wall times varied 2-10x between repeats;
-  // user time is steadier):
-  //   chunk    wall            user     peak RSS
-  //   1 MiB    5.2-94.5 s      18.6 s    29 MB
-  //   4 MiB    9.1-22.8 s       8.2 s   105 MB
-  //   8 MiB    16.0-22.4 s     14.3 s   199 MB
-  //   16 MiB   15.3-18.5 s      9.1 s   417 MB
-  //   32 MiB   15.4-17.0 s      6.4 s   781 MB
-  // 4 MiB: the fastest wall time in two of three rounds, an eighth of 32 MiB's memory.
-  // On the GPU (H100 machine, scale 10, 7.8 GB hot in the page cache, whole process, median of 5):
-  //   16 MiB 0.754 s, 32 MiB 0.751 s, 64 MiB 0.680 s, 128 MiB 0.755 s, 512 MiB 1.098 s
-  // Large blocks keep the reader's threads and the copy waiting on each other (a 512 MiB block is a
-  // fifteenth of the file, and nothing overlaps the first and last); 64 MiB holds about 0.2 GB of
-  // device memory (docs/performance.md, the memory table).
+  // per worker. 4 MiB on the host: among the fastest chunks measured, at an eighth of 32 MiB's memory;
+  // 64 MiB on a GPU: the fastest whole process of the sizes measured (docs/data/chunk_size_choice.csv,
+  // docs/data/lineitem-h100.csv). Large blocks keep the reader's threads and the copy waiting on each other (a 512 MiB
+  // block is a fifteenth of the file, and nothing overlaps the first and last); 64 MiB holds about 0.2 GB of device
+  // memory (docs/performance.md, the memory table).
   return job::preferred_chunk_size(std::size_t{64} << 20, std::size_t{4} << 20);
 }
 

@@ -78,7 +78,7 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
   // sum of the entries per bucket (counted by reduce_by_key over the sorted entries' buckets, scattered
   // to theirs). Its extra last bucket holds no entry, so its start is the entry count, the end of the
   // last real bucket. Linear in entries and buckets, where a lower_bound per bucket took 65,536 binary
-  // searches: 1.2-1.6 of a rebuild's 2.3-3.3 ms at 3,000-10,000 stations on one core of the 2-core machine.
+  // searches, about half of a rebuild's time on one core (docs/data/dictionary_directory-cpu.csv).
   directory_bits_ = directory_bits_for(table.size());
   std::size_t const buckets = std::size_t{1} << directory_bits_;
   auto const entry_buckets = thrust::make_transform_iterator(entries.begin(), entry_bucket{directory_bits_});

@@ -75,8 +75,8 @@ struct line_walk {
 };
 
 /// When a block is walked as two halves at once: from this size, and while both halves' rows stay small
-/// beside a core's cache (2,048 stations: 64 KiB). Measured with one worker on the 2-core machine, 2e7
-/// rows: two walks fold 413 stations in 0.84 of one walk's time, and 10,000 stations in 1.07 of it.
+/// beside a core's cache (2,048 stations: 64 KiB): two walks measured faster at 413 stations and slower at
+/// 10,000 (docs/performance.md, "Tried on the host and dropped").
 constexpr std::size_t two_walks_from_bytes = 4096;
 constexpr std::size_t two_walks_up_to_stations = 2048;
 #endif
@@ -96,9 +96,9 @@ std::optional<std::size_t> fast_reducer::fold(char const* text, std::size_t size
     stage_scope stage(ctx_, "find + parse");
     // Two passes: the scan only stores where each line ends, then a transform parses one line a thread.
     // Fused into the scan, the parse ran once for each line a 16-byte word ends, so a warp's lanes
-    // parsed 0 to 3 lines each (0 to 16 in any text) and waited for the busiest (BM_stages/512 on an
-    // H100, 1e9 rows: find + parse 41.2 -> 33.2 ms at 413 stations, 85.9 -> 60.6 ms at 10,000;
-    // docs/gpu-profile.md). Measured slower still: a thread per 32-2,048 bytes of text reading its lines
+    // parsed 0 to 3 lines each (0 to 16 in any text) and waited for the busiest; two passes measured
+    // faster, more so at 10,000 stations (docs/gpu-profile.md; docs/data/fast_path_parse-h100.csv).
+    // Measured slower still: a thread per 32-2,048 bytes of text reading its lines
     // in turn, and names over 16 bytes looked up in a second transform (docs/gpu-profile.md, "Measured
     // and not kept").
     ctx_.grow(line_ends_, capacity);

@@ -35,9 +35,9 @@ std::uint64_t key_mask(unsigned key_bits) {
 
 /// The workers' tables merged in pairs, each round's pairs side by side on threads of their own with
 /// the contexts of different workers (merge_tables is associative and commutative, so any grouping
-/// gives the same table): about log2(W) merges one after another instead of W. 31 host workers with
-/// 10,000 stations each spent 50-66 ms merging one after another on the 2-GPU machine's 32 cores. A
-/// round holds at most W / 2 merges at once, each within its worker's term of memory_bound.hpp.
+/// gives the same table): about log2(W) merges one after another instead of W, which halved the answer's
+/// stage at 10,000 stations on 32 cores (docs/data/host_windows_stats-h100x2.csv). A round holds at most W / 2 merges
+/// at once, each within its worker's term of memory_bound.hpp.
 station_table merged_in_pairs(job::worker_set<worker> const& workers) {
   std::vector<job::worker_slot> const& slots = workers.slots();
   std::vector<station_table const*> round;  // this round's tables; the first round's are the workers'
@@ -97,9 +97,8 @@ std::size_t default_chunk_size() {
   // 1.7 times the chunk size. On a GPU, 64 MiB blocks keep 16 reader threads busy with 4 MiB slices
   // while the pinned ring stays small (its allocation is paid before the first byte is read). On the
   // host every worker folds one block at a time with its own arrays, so memory is about workers x 1.7 x
-  // the chunk (memory_bound.hpp counts up to 14 bytes per chunk byte);
-  // on 2 cores, 2e7 rows x 10,000 stations took 11.4 s wall, 4.9 s user and 932 MB at 128 MiB,
-  // 3.1 s wall, 1.8 s user and 117 MB at 8 MiB (a loaded machine).
+  // the chunk (memory_bound.hpp counts up to 14 bytes per chunk byte), and 8 MiB measured faster and
+  // eight times smaller than 128 MiB on two cores (docs/data/chunk_size_choice.csv).
   return job::preferred_chunk_size(std::size_t{128} << 20, std::size_t{8} << 20);
 }
 
