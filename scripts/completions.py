@@ -8,15 +8,16 @@
 The commands come from the top-level help's `commands:` list; a command whose help shows no options of its
 own (generate) has kinds, one per `rowscan COMMAND KIND` usage line. Each command's or kind's options come
 from its own --help, and an option's values (--format, --devices) from the list after the colon in its
-description. A value is offered only where this binary accepts it: each is tried on an empty input
-(`rowscan COMMAND --OPTION VALUE /dev/null`, which no GPU answers), and a usage error (exit code 2) leaves
-it out, so a cpu build offers no GPU for --devices. The build makes both files with the man page
+description. A value is offered only where this binary accepts it: each is tried on an empty file
+(`rowscan COMMAND --OPTION VALUE EMPTY`, which the host answers without touching a GPU), and a usage error
+(exit code 2) leaves it out, so a cpu build offers no GPU for --devices. The build makes both files with the man page
 (app/CMakeLists.txt); the cli.completions test checks them against the binary.
 """
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 OPTION_LINE = re.compile(r"^  (?:-(\w), )?\s*(--[a-z][\w-]*)(?: ([A-Z][\w.,\[\]-]*))?\s{2,}(\S.*)$")
 VALUE = re.compile(r"^[a-z0-9][a-z0-9:+._-]*$")
@@ -84,12 +85,13 @@ def required_of(top_help, words):
 
 
 def accepted(exe, words, required, option, values):
-    """The values the binary accepts for option, tried on an empty input; all of them when even the probe
+    """The values the binary accepts for option, tried on an empty file; all of them when even the probe
     without the option is a usage error (a command this script cannot fill in)."""
     base = words + required
-    if run(exe, base + ["/dev/null"]).returncode == 2:
-        return values
-    return [v for v in values if run(exe, base + [option, v, "/dev/null"]).returncode != 2]
+    with tempfile.NamedTemporaryFile(suffix=".txt") as empty:
+        if run(exe, base + [empty.name]).returncode == 2:
+            return values
+        return [v for v in values if run(exe, base + [option, v, empty.name]).returncode != 2]
 
 
 def model(exe):
