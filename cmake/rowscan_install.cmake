@@ -13,13 +13,21 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/algorithms/rowscan DESTINATION ${CMAKE_I
         FILES_MATCHING PATTERN "*.hpp")
 if(TARGET rowscan)
   install(TARGETS rowscan RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-  # Shell completions (completions/, issue 29), where bash-completion and zsh look for them.
-  install(FILES ${PROJECT_SOURCE_DIR}/completions/rowscan.bash
-          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME rowscan)
-  install(FILES ${PROJECT_SOURCE_DIR}/completions/_rowscan DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)
-endif()
-if(TARGET rowscan_man_page)
-  install(FILES ${PROJECT_BINARY_DIR}/rowscan.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  # The man page and the shell completions, which building the rowscan target makes (app/CMakeLists.txt),
+  # where man, bash-completion and zsh look for them. Without python3 there are none, and the install
+  # says so instead of failing.
+  if(ROWSCAN_HELP_PAGES)
+    install(FILES ${PROJECT_BINARY_DIR}/rowscan.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 OPTIONAL)
+    install(FILES ${PROJECT_BINARY_DIR}/completions/rowscan.bash
+            DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME rowscan OPTIONAL)
+    install(FILES ${PROJECT_BINARY_DIR}/completions/_rowscan DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions
+            OPTIONAL)
+    install(CODE "if(NOT EXISTS \"${PROJECT_BINARY_DIR}/rowscan.1\")
+                    message(STATUS \"rowscan: no man page or completions in ${PROJECT_BINARY_DIR}: build the rowscan target first\")
+                  endif()")
+  else()
+    install(CODE "message(STATUS \"rowscan: no man page or shell completions: python3 was not found when configuring\")")
+  endif()
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/rowscan)

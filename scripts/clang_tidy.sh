@@ -14,7 +14,7 @@ if [ "${1:-}" = "--update" ]; then update=1; shift; fi
 build=${1:-build/cpu}
 tidy=$(command -v clang-tidy || command -v clang-tidy-14 || true)
 if [ -z "$tidy" ]; then
-  echo "clang_tidy: clang-tidy not found (scripts/bootstrap.sh installs it)" >&2
+  echo "clang_tidy: clang-tidy not found (scripts/bootstrap.sh --ci installs it)" >&2
   exit 1
 fi
 [ -f "$build/compile_commands.json" ] || { echo "clang_tidy: no $build/compile_commands.json" >&2; exit 1; }
