@@ -31,6 +31,9 @@ if(TARGET rowscan)
 endif()
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/rowscan)
+# The walkthroughs beside the README, as the README links them (docs/...): the help and the man page
+# point to docs/ pages, and an installed tool should carry what it points to.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/rowscan/docs)
 
 install(EXPORT rowscanTargets NAMESPACE rowscan:: DESTINATION ${rowscan_config_dir})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/rowscanConfig.cmake.in

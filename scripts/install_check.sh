@@ -14,7 +14,7 @@ prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/rowscan include/rowscan/stations/summarize.hpp include/rowscan/engine.hpp lib/librowscan_core.a lib/librowscan_algorithms.a \
          lib/cmake/rowscan/rowscanConfig.cmake lib/cmake/rowscan/rowscanConfigVersion.cmake \
-         lib/cmake/rowscan/rowscanTargets.cmake share/doc/rowscan/LICENSE share/man/man1/rowscan.1 \
+         lib/cmake/rowscan/rowscanTargets.cmake share/doc/rowscan/LICENSE share/doc/rowscan/docs/scale-out.md share/man/man1/rowscan.1 \
          share/bash-completion/completions/rowscan share/zsh/site-functions/_rowscan; do
   [ -e "$prefix/$f" ] || { echo "install_check: $f was not installed" >&2; exit 1; }
 done

@@ -54,7 +54,8 @@ def page(exe):
         "ROWSCAN_THREADS=N is --threads N for every command. OMP_NUM_THREADS sets the compute threads on the CPU",
         "build when neither is given.",
         ".SH SEE ALSO",
-        "README.md and docs/ of the rowscan sources.",
+        "README.md and the walkthroughs docs/*.md, installed in share/doc/rowscan under the installation prefix",
+        "(the docs/ pages the help names are there), and in the rowscan sources.",
     ]
     return "\n".join(lines) + "\n"
 
