@@ -17,6 +17,7 @@
 
 #include "rowscan/config.hpp"
 #include "rowscan/stations/line_format.hpp"
+#include "rowscan/stations/summary.hpp"
 
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
@@ -34,7 +35,8 @@ using station_id = std::uint16_t;
 /// The line is not known to the dictionary: a new station, or a bad line.
 constexpr station_id needs_general_path = 0xFFFF;
 /// Dictionaries larger than this leave the fast path (ids must stay below the sentinel).
-constexpr std::size_t max_dictionary_size = needs_general_path;
+constexpr std::size_t max_dictionary_size = max_fast_path_stations;
+static_assert(max_dictionary_size == needs_general_path, "every id below the sentinel names a station");
 
 /// The shortest valid line with its '\n' ("a;0.0\n"): a chunk of n bytes has at most n / 6 + 1 lines.
 constexpr std::size_t min_line_bytes = 6;
