@@ -62,6 +62,7 @@ void encode(wire_writer& out, stations::summary const& s) {
   out.number(s.names_compared ? 1 : 0);
   out.number(s.fast_chunks);
   out.number(s.general_chunks);
+  out.number(s.over_limit_chunks);
   std::size_t size = 0;
   for (stations::station_summary const& station : s.stations) size += station.name.size() + 32;
   out.reserve(size + 8);
@@ -80,6 +81,7 @@ void decode(wire_reader& in, stations::summary& s) {
   s.names_compared = in.number() != 0;
   s.fast_chunks = in.number();
   s.general_chunks = in.number();
+  s.over_limit_chunks = in.number();
   s.stations.resize(in.number());
   for (stations::station_summary& station : s.stations) {
     station.name = in.text();

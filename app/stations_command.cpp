@@ -23,12 +23,13 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <string>
 #include <unistd.h>
 
 namespace rowscan::app {
 namespace {
 
-/// The --stats headline: what was read, how it was cut, which paths the blocks took.
+/// The --stats headline: what was read, how it was cut, which paths the blocks took and why.
 std::string headline(stations::summary const& s, bool on_gpu) {
   char text[256];
   std::snprintf(text, sizeof text, "%llu bytes, %llu lines, %zu stations, %zu chunk(s) of %zu bytes (%zu fast, %zu general), ",
@@ -40,6 +41,14 @@ std::string headline(stations::summary const& s, bool on_gpu) {
     line += text;
   }
   std::snprintf(text, sizeof text, "%.1f MiB pool peak", static_cast<double>(s.pool_peak_bytes) / (1 << 20));
+  line += text;
+  if (s.general_chunks == 0) return line;
+  // Why the general path ran: a block that met stations its worker did not know yet (or a bad line), or
+  // one that began with more stations than the fast path's ids number.
+  std::snprintf(text, sizeof text,
+                "\n general path: %zu chunk(s) met stations new to their worker or a bad line; %zu began with "
+                "more than %zu stations, the fast path's limit",
+                s.general_chunks - s.over_limit_chunks, s.over_limit_chunks, stations::max_fast_path_stations);
   return line + text;
 }
 
@@ -54,7 +63,14 @@ int stations_command(int argc, char** argv) {
                            "for C bytes of --chunk-size, W workers (1 on a GPU; the compute threads on the CPU build), S\n"
                            "distinct stations and N bytes of their names. A smaller --chunk-size shrinks only the\n"
                            "C terms; the station table (640 S + 12 N) needs its memory at any chunk size, and an\n"
-                           "error that it ran out says so.");
+                           "error that it ran out says so.\n\n"
+                           "Stations: the fast path names up to " + std::to_string(stations::max_fast_path_stations) +
+                           " distinct stations by 16-bit ids. Past that, every later block\n"
+                           "takes the general path: it sorts the block's lines by a 64-bit key, then merges the block's\n"
+                           "stations into the table, a pass over the whole table per block; --stats counts the blocks\n"
+                           "and says why. Measured on 2 cores, 1e7 rows: 65,536 stations cost 1.3-1.4 times the CPU\n"
+                           "time of 65,535, and 1,000,000 stations about twice DuckDB's (docs/stations.md, \"A million\n"
+                           "stations\"); a larger --chunk-size makes fewer passes over the table.");
   add_file_operand(options, "measurements file, or - for standard input");
   options.add_options()
       ("format", "output format: 1brc (the default), json or csv", cxxopts::value<std::string>(), "FORMAT")

@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -165,6 +166,26 @@ TEST_F(Cli, ChunkSizeOutOfRange) {
   auto const r = run("stations --chunk-size 10 -", "a;1.0\n");
   EXPECT_EQ(r.exit_code, 2);  // a usage error naming the option since issue 17
   EXPECT_NE(r.err.find("--chunk-size: '10' is out of range"), std::string::npos);
+}
+
+// Over the fast path's station limit, every later block takes the general path, and --stats says why.
+TEST_F(Cli, StatsSayWhyBlocksTookTheGeneralPath) {
+  auto r = run("generate measurements --rows 90000 --stations 1000000 --seed 3 -o '" + path("many.txt") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string const text = read_file(path("many.txt"));
+  r = run("stations --stats --threads 1 --chunk-size 256K '" + path("many.txt") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, reference::stations_answer(text));
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"((\d+) stations, (\d+) chunk\(s\) of \d+ bytes \((\d+) fast, (\d+) general\))")))
+      << r.err;
+  ASSERT_GT(std::stoul(m[1].str()), 65535u);
+  std::size_t const general = std::stoul(m[4].str());
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex(R"(general path: (\d+) chunk\(s\) met stations new to their worker or a bad line; (\d+) began with more than 65535 stations)")))
+      << r.err;
+  EXPECT_EQ(std::stoul(m[1].str()) + std::stoul(m[2].str()), general) << r.err;
+  EXPECT_GT(std::stoul(m[2].str()), 0u) << r.err;  // the blocks after the table passed the limit
+  EXPECT_GT(std::stoul(m[1].str()), 0u) << r.err;  // the blocks that brought it there
 }
 
 TEST_F(Cli, GenerateThenAnswerLikeTheReference) {

@@ -322,6 +322,8 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   s.bytes = 10;
   s.lines = 2;
   s.fast_chunks = 3;
+  s.general_chunks = 5;
+  s.over_limit_chunks = 4;
   s.times.add("sort", 0.25);
   lineitem::summary l = lineitem::empty_summary({1, 2});
   l.answers[1].sum_cents = (lineitem::uint128{1} << 90) + 1;
@@ -348,6 +350,8 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   decode(in, o2);
   EXPECT_TRUE(same(s2.stations, s.stations));
   EXPECT_EQ(s2.fast_chunks, 3u);
+  EXPECT_EQ(s2.general_chunks, 5u);
+  EXPECT_EQ(s2.over_limit_chunks, 4u);
   EXPECT_EQ(s2.times.seconds("sort"), 0.25);
   EXPECT_TRUE(l2.answers[1].sum_cents == l.answers[1].sum_cents);
   EXPECT_EQ(l2.rows, 9u);

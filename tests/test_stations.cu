@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -166,6 +167,48 @@ TEST(Stations, LongNamesThatDifferOnlyInTheirMiddle) {
   std::string text;
   for (int i = 0; i < 120; ++i) text += names[static_cast<std::size_t>(i * 7 % 10)] + ";" + tenths_text(i * 37 % 1999 - 999) + "\n";
   expect_reference_answer(text, {0, 256, 4096}, {64, 3, 0});
+}
+
+/// A name of `bytes` bytes (29 to 100) that shares its first 16 bytes and its last 8 with every other
+/// number's: "Weather station #12345xxx (auto)".
+std::string shared_ends_name(int number, std::size_t bytes) {
+  std::string const name = "Weather station #" + std::to_string(number);
+  return name + std::string(bytes - name.size() - 7, 'x') + " (auto)";
+}
+
+// Names of one size that share their first 16 and last 8 bytes: every byte of a name is in the fast
+// path's lookup key, so these spread over the dictionary's buckets like any names (a key of their ends
+// alone gave 10,000 such names 10 keys, and each lookup compared a thousand names).
+TEST(StationsLookupKey, NamesThatShareTheirEndsGetKeysOfTheirOwn) {
+  using namespace rowscan::stations;
+  for (std::size_t bytes : {29, 33, 64, 100}) {
+    SCOPED_TRACE("names of " + std::to_string(bytes) + " bytes");
+    std::set<std::uint64_t> keys;
+    for (int n = 10000; n < 20000; ++n) {
+      std::string const name = shared_ends_name(n, bytes);
+      std::string const padded = name + std::string(text_padding_bytes, '\0');
+      auto const size = static_cast<std::uint32_t>(name.size());
+      name_words const read{padded.data()};
+      keys.insert(lookup_key(read(0, size), read.second_word(size), read.word_at(size - 8),
+                             middle_key(text_word{read}, size), size));
+    }
+    EXPECT_EQ(keys.size(), 10000u);
+  }
+}
+
+TEST(Stations, NamesThatShareTheirEndsMatchTheReference) {
+  // Light mode: 300 names of each size over 3,000 rows.
+  int const stations = light(2000, 300);
+  std::vector<std::string> names;
+  for (int n = 0; n < stations; ++n) {
+    names.push_back(shared_ends_name(10000 + n, 29));
+    names.push_back(shared_ends_name(10000 + n, 100));
+  }
+  std::string text;
+  for (int i = 0; i < light(40000, 3000); ++i) {
+    text += names[static_cast<std::size_t>(i) * 7919 % names.size()] + ";" + tenths_text(i * 37 % 1999 - 999) + "\n";
+  }
+  expect_reference_answer(text, {0, 65536}, {64});
 }
 
 /// Names that hold every byte but ';' and '\n', `per_name` bytes before an 'x' (1: every byte starts a

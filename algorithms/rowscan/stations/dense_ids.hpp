@@ -17,6 +17,7 @@
 
 #include "rowscan/config.hpp"
 #include "rowscan/stations/line_format.hpp"
+#include "rowscan/stations/summary.hpp"
 
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
@@ -34,7 +35,8 @@ using station_id = std::uint16_t;
 /// The line is not known to the dictionary: a new station, or a bad line.
 constexpr station_id needs_general_path = 0xFFFF;
 /// Dictionaries larger than this leave the fast path (ids must stay below the sentinel).
-constexpr std::size_t max_dictionary_size = needs_general_path;
+constexpr std::size_t max_dictionary_size = max_fast_path_stations;
+static_assert(max_dictionary_size == needs_general_path, "every id below the sentinel names a station");
 
 /// The shortest valid line with its '\n' ("a;0.0\n"): a chunk of n bytes has at most n / 6 + 1 lines.
 constexpr std::size_t min_line_bytes = 6;
@@ -98,16 +100,37 @@ struct name_words {
   }
 };
 
-/// The fast path's lookup key of a name: its first two words, its last word (names over 16 bytes) and
-/// its size, each times an odd constant, xor-ed. The products are independent, so the key costs about
-/// one multiply's latency where name_hash chains a multiply per word and three more at the end. Only
-/// the dictionary's own index is sorted by it. Names of at most 16 bytes lie whole in it; longer names
-/// that differ only in their middle bytes may share it, and the name comparison tells them apart.
-ROWSCAN_HD inline std::uint64_t lookup_key(std::uint64_t w0, std::uint64_t w1, std::uint64_t tail, std::uint32_t size) {
-  std::uint64_t const k = (w0 * 0x9e3779b97f4a7c15ull) ^ (w1 * 0xc2b2ae3d27d4eb4full) ^
-                          (tail * 0x165667b19e3779f9ull) ^ (size * 0xd6e8feb86659fd93ull);
+/// The words of a name that neither its first two words nor its last word hold: words 2 to (size - 1) / 8
+/// - 1, which only names over 24 bytes have, each xor-ed in and multiplied, so that their order counts.
+/// 0 for a name of at most 24 bytes. word(i) is the name's word i.
+template <class Words>
+ROWSCAN_HD std::uint64_t middle_key(Words const& word, std::uint32_t size) {
+  std::uint64_t m = 0;
+  std::uint32_t const last = (size - 1) / 8;  // the word that holds the name's last byte (its tail has it whole)
+  for (std::uint32_t i = 2; i < last; ++i) m = (m ^ word(i)) * 0xff51afd7ed558ccdull;
+  return m;
+}
+
+/// The fast path's lookup key of a name: its first two words, its last word (names over 16 bytes), its
+/// middle words (middle_key, names over 24 bytes) and its size. The first three and the size are each
+/// times an odd constant and xor-ed: the products are independent, so a name of up to 24 bytes costs
+/// about one multiply's latency where name_hash chains a multiply per word and three more at the end.
+/// Every byte of a name is in its key, so names that share their first 16 and last 8 bytes (`Weather
+/// station #12345 (auto)`) differ in it like any others, and a lookup meets a second name of its key only
+/// by chance (docs/stations.md, "Names that share their ends"). Only the dictionary's own index is
+/// sorted by it; the name comparison decides.
+ROWSCAN_HD inline std::uint64_t lookup_key(std::uint64_t w0, std::uint64_t w1, std::uint64_t tail, std::uint64_t middle,
+                                           std::uint32_t size) {
+  std::uint64_t const k = (w0 * 0x9e3779b97f4a7c15ull) ^ (w1 * 0xc2b2ae3d27d4eb4full) ^ (tail * 0x165667b19e3779f9ull) ^
+                          (size * 0xd6e8feb86659fd93ull) ^ middle;
   return k ^ (k >> 29);  // the low words' high bits reach the bucket bits too
 }
+
+/// A name's word i, read from the text (middle_key's words of a name being looked up).
+struct text_word {
+  name_words read;
+  ROWSCAN_HD std::uint64_t operator()(std::uint32_t i) const { return read.word_at(8 * i); }
+};
 
 /// What a lookup reads of one station, in one 16-byte load: its lookup key, where its padded name
 /// words start, its size and its id (its place in the table).
@@ -193,7 +216,7 @@ struct dictionary_view {
     // last station. Faster than the walk on a core and on the GPU, more so with long names
     // (docs/performance.md, "The host engine"; docs/gpu-profile.md; docs/data/host_lookup-h100.csv,
     // docs/data/fast_path_parse-h100.csv).
-    std::uint64_t const key = lookup_key(w0, w1, 0, size) & key_mask;
+    std::uint64_t const key = lookup_key(w0, w1, 0, 0, size) & key_mask;
     station_id const first = first_ids[key >> (64 - directory_bits)];
     name_record const& theirs = name_records[first];
     if ((theirs.size == size) & (theirs.w0 == w0) & (theirs.w1 == w1)) return first;
@@ -217,7 +240,7 @@ struct dictionary_view {
   ROWSCAN_HD station_id find_long_words(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
     name_words const read{name};
     std::uint64_t const tail = read.word_at(size - 8);  // size > 16: inside the name
-    std::uint64_t const key = lookup_key(w0, w1, tail, size) & key_mask;
+    std::uint64_t const key = lookup_key(w0, w1, tail, middle_key(text_word{read}, size), size) & key_mask;
     station_id const first = first_ids[key >> (64 - directory_bits)];
     name_record const& theirs = name_records[first];
     long_name_record const& rest = long_names[first];  // read beside theirs: both by the same id

@@ -36,6 +36,10 @@ class station_dictionary {
     return table.size() > 0 && table.size() <= max_dictionary_size;
   }
 
+  /// Whether a table has more stations than the fast path's ids can number: then every block takes the
+  /// general path (docs/stations.md, "A million stations").
+  static bool over_limit(station_table const& table) { return table.size() > max_dictionary_size; }
+
   /// The index must be rebuilt before the next view(): the table changed.
   void invalidate() { stale_ = true; }
 

@@ -5,7 +5,9 @@
 //   per piece of the block (a quarter, at least 1 MiB, cut after a '\n'):
 //   find_lines -> transform(parse_record) -> find_if(is_bad_line)
 //     a bad line: stop there, or with skip_invalid count_if + find_if the first few, remove_if them all
-//   -> group_by_name (group.hpp) -> table_from_groups -> merge_tables into the running table
+//   -> group_by_name (group.hpp) -> table_from_groups -> merge_tables into the block's table
+//   then the block's table -> merge_tables into the running table (once a block: a merge costs both
+//   tables' rows, and the running table may hold a million stations)
 //
 // It is exact for any key width, finds the first bad line and says where and why. Pieces keep its
 // per-line arrays (about 30 bytes a line) within the fast path's memory; out of memory, only the
@@ -40,11 +42,11 @@ class general_grouper {
   /// Folds the lines of text[0, size) (device memory, whole lines) into running; returns their tally
   /// (positions relative to text). Out of memory, a piece is folded again in halves here; if those
   /// fail too, job::out_of_memory_twice names the piece. std::bad_alloc leaves only while the pieces
-  /// are cut, before running has changed.
+  /// are cut or while the block's table is merged into running, and running is then unchanged.
   job::tally fold(char const* text, std::size_t size, station_table& running);
 
  private:
-  job::tally fold_piece(char const* text, std::size_t size, station_table& running);
+  job::tally fold_piece(char const* text, std::size_t size, station_table& block);
   job::bad_line describe(char const* text, std::size_t row) const;
   std::size_t drop_bad_rows(char const* text, std::size_t first_bad, job::tally& out);
 

@@ -3,6 +3,8 @@
 //
 //   sort_by_key(key) -> verify(equal keys have equal names) -> reduce_by_key(merge_stats)
 //
+// Rows already in key order (two tables' rows, merged) skip the sort: group_key_ordered.
+//
 // Rows carry a 64-bit key (a hash of the name), a name and a station_stats. Sorting by the key puts
 // equal names next to each other; a transform_reduce over adjacent sorted rows then proves that equal
 // keys also mean equal names. If two different names share a key (a hash collision, or the few key
@@ -78,16 +80,27 @@ struct same_station {
   }
 };
 
-/// Groups rows 0..keys.size()-1 by name. keys is sorted in place; names(i) is row i's name and
-/// stats[i] its summary. Exact whatever the keys are: a key only has to be equal for equal names.
+/// 1 where sorted row i starts a group: its key differs from row i - 1's, or (compare_names) its name.
+template <class Names>
+struct starts_group {
+  std::uint64_t const* keys;
+  row_index const* rows;
+  Names names;
+  bool compare_names;
+  ROWSCAN_HD std::size_t operator()(std::size_t i) const {
+    if (keys[i] != keys[i - 1]) return 1;
+    return compare_names && !bytes_equal(names(rows[i]), names(rows[i - 1])) ? 1 : 0;
+  }
+};
+
+/// Groups the rows of keys (in key order) by name: rows[i] is the input row of keys[i], names(r) input
+/// row r's name and stats[r] its summary. Exact whatever the keys are: a key only has to be equal for
+/// equal names. keys and rows are reordered in place when two names share a key.
 template <class Names, class StatsIt>
-groups group_by_name(thrust::device_vector<std::uint64_t>& keys, Names names, StatsIt stats, context const& ctx) {
+groups group_key_ordered(thrust::device_vector<std::uint64_t>& keys, thrust::device_vector<row_index>& rows,
+                         Names names, StatsIt stats, context const& ctx) {
   auto const n = keys.size();
   auto policy = ctx.policy();
-  thrust::device_vector<row_index> rows(n);
-  thrust::sequence(policy, rows.begin(), rows.end());
-  thrust::sort_by_key(policy, keys.begin(), keys.end(), rows.begin());
-
   groups out;
   if (n > 1) {
     key_shared_by_two_names<Names> clash{thrust::raw_pointer_cast(keys.data()), thrust::raw_pointer_cast(rows.data()),
@@ -101,19 +114,36 @@ groups group_by_name(thrust::device_vector<std::uint64_t>& keys, Names names, St
     thrust::sort(policy, sorted_rows, sorted_rows + n, key_then_name_less<Names>{names});
   }
 
-  out.keys.resize(n);
-  out.stats.resize(n);
-  out.representative.resize(n);
-  // reduce_by_key writes each group's first (key, row): the row is the group's representative.
-  auto const ends = thrust::reduce_by_key(
-      policy, sorted_rows, sorted_rows + n, thrust::make_permutation_iterator(stats, rows.begin()),
-      thrust::make_zip_iterator(thrust::make_tuple(out.keys.begin(), out.representative.begin())), out.stats.begin(),
-      same_station<Names>{names, out.names_compared}, merge_stats{});
-  auto const count = static_cast<std::size_t>(ends.second - out.stats.begin());
+  // The groups are counted first, so the outputs are made at their size: two tables that share most of
+  // their stations (a merge) group into half their rows, and the outputs' fresh pages cost a merge of a
+  // million stations as much as its grouping (docs/stations.md, "A million stations").
+  std::size_t const count =
+      n == 0 ? 0
+             : 1 + thrust::transform_reduce(policy, thrust::counting_iterator<std::size_t>(1),
+                                            thrust::counting_iterator<std::size_t>(n),
+                                            starts_group<Names>{thrust::raw_pointer_cast(keys.data()),
+                                                                thrust::raw_pointer_cast(rows.data()), names,
+                                                                out.names_compared},
+                                            std::size_t{0}, thrust::plus<std::size_t>{});
   out.keys.resize(count);
   out.stats.resize(count);
   out.representative.resize(count);
+  // reduce_by_key writes each group's first (key, row): the row is the group's representative.
+  thrust::reduce_by_key(policy, sorted_rows, sorted_rows + n, thrust::make_permutation_iterator(stats, rows.begin()),
+                        thrust::make_zip_iterator(thrust::make_tuple(out.keys.begin(), out.representative.begin())),
+                        out.stats.begin(), same_station<Names>{names, out.names_compared}, merge_stats{});
   return out;
+}
+
+/// Groups rows 0..keys.size()-1 by name. keys is sorted in place; names(i) is row i's name and
+/// stats[i] its summary. Exact whatever the keys are: a key only has to be equal for equal names.
+template <class Names, class StatsIt>
+groups group_by_name(thrust::device_vector<std::uint64_t>& keys, Names names, StatsIt stats, context const& ctx) {
+  auto policy = ctx.policy();
+  thrust::device_vector<row_index> rows(keys.size());
+  thrust::sequence(policy, rows.begin(), rows.end());
+  thrust::sort_by_key(policy, keys.begin(), keys.end(), rows.begin());
+  return group_key_ordered(keys, rows, names, stats, ctx);
 }
 
 ROWSCAN_SYSTEM_END

@@ -32,7 +32,7 @@ class block_observer {
   virtual void parsed(char const* /*text*/, std::size_t /*size*/, parsed_records const&, context const&) {}
   /// group_by_name: the keys as sorted in place, and the groups.
   virtual void grouped(thrust::device_vector<std::uint64_t> const& /*sorted_keys*/, groups const&, context const&) {}
-  /// The running table after merging the piece's table into it.
+  /// Once a block: the running table after merging the block's table into it.
   virtual void merged(station_table const& /*running*/, context const&) {}
 
   // The fast path (fast_reducer.hpp), per block.

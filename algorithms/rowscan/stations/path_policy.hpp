@@ -26,16 +26,24 @@ class path_policy {
     backoff_ = std::min<std::size_t>(2 * backoff_, 64);
     skip_fast_ = backoff_ / 2;
   }
-  void general_ran() { ++general_blocks_; }
+  /// over_limit: the block began with more stations than the fast path's ids can number, so the
+  /// fast path was not tried (else it met a new station or a bad line, or backed off after one).
+  void general_ran(bool over_limit) {
+    ++general_blocks_;
+    if (over_limit) ++over_limit_blocks_;
+  }
 
   std::size_t fast_blocks() const { return fast_blocks_; }
   std::size_t general_blocks() const { return general_blocks_; }
+  /// General blocks that began over the fast path's station limit.
+  std::size_t over_limit_blocks() const { return over_limit_blocks_; }
 
  private:
   std::size_t skip_fast_ = 0;  // general blocks to go before the fast path is tried again
   std::size_t backoff_ = 1;    // doubles with every fast attempt that fails
   std::size_t fast_blocks_ = 0;
   std::size_t general_blocks_ = 0;
+  std::size_t over_limit_blocks_ = 0;
 };
 
 }  // namespace rowscan::stations

@@ -11,6 +11,11 @@
 
 namespace rowscan::stations {
 
+/// The most stations the fast path names by id: its ids are 16 bits, and one value means "not known".
+/// A run over more takes the general path for every later block, which sorts each block's lines by a
+/// 64-bit key and merges the block's stations into the table (docs/stations.md, "A million stations").
+constexpr std::size_t max_fast_path_stations = 65535;
+
 /// The smallest chunk accepted: room for the longest valid line, so a chunk without '\n' is an error.
 constexpr std::size_t min_chunk_size = 128;
 
@@ -25,6 +30,8 @@ struct summary : job::run_report {
   bool names_compared = false;     ///< some key was shared by two names and the exact fallback ran
   std::size_t fast_chunks = 0;     ///< blocks that took the fast path
   std::size_t general_chunks = 0;  ///< blocks that took the general path
+  /// Of those, blocks that began with more stations than the fast path takes (max_fast_path_stations).
+  std::size_t over_limit_chunks = 0;
 };
 
 }  // namespace rowscan::stations

@@ -62,8 +62,9 @@ class worker final : public job::block_worker {
   /// smaller chunk helps, and the advice says so.
   std::string out_of_memory_advice(std::size_t chunk_size) const override;
 
-  /// The partial answer: every station of the blocks folded so far, in key order.
-  station_table const& partial() const { return table_; }
+  /// The partial answer: every station of the blocks folded so far, in key order. Merges the stations
+  /// still pending first (may throw std::bad_alloc).
+  station_table const& partial();
   /// Starts from a partial answer instead of an empty table (its stations become the dictionary).
   void start_from(station_table table);
 
@@ -79,6 +80,14 @@ class worker final : public job::block_worker {
   job::tally fold_in_order(char const* text, std::size_t size);
 #endif
 
+  /// The general path's fold of a block: into the table, or, once the table is over the fast path's
+  /// limit, into pending_, which joins the table when it holds as many stations: a merge costs both
+  /// tables' rows, so a table of a million stations is merged with every few blocks' stations at once
+  /// rather than with each block's (docs/stations.md, "A million stations").
+  job::tally fold_general(char const* text, std::size_t size);
+  /// Merges pending_ into the table (std::bad_alloc leaves both as they were).
+  void merge_pending();
+
   context ctx_;
   bool explained_;  // an observer watches (--explain): the GPU's composition, whose arrays it shows
 #if !ROWSCAN_HAS_CUB
@@ -89,6 +98,7 @@ class worker final : public job::block_worker {
   std::uint64_t shared_seen_ = 0;  // the version of shared_ last taken
 #endif
   station_table table_;
+  station_table pending_;  ///< stations of general blocks not yet in table_ (only while it is over the limit)
   station_dictionary dictionary_;
   fast_reducer fast_;
   general_grouper general_;

@@ -39,6 +39,7 @@ summary merge_summaries(summary a, summary const& b) {
   a.names_compared = a.names_compared || b.names_compared;
   a.fast_chunks += b.fast_chunks;
   a.general_chunks += b.general_chunks;
+  a.over_limit_chunks += b.over_limit_chunks;
   return a;
 }
 

@@ -23,6 +23,12 @@ namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
 namespace {
 
+/// A padded name's word i (middle_key's words of a dictionary name).
+struct padded_word {
+  std::uint64_t const* words;
+  ROWSCAN_HD std::uint64_t operator()(std::uint32_t i) const { return words[i]; }
+};
+
 /// An entry's station id.
 struct entry_id {
   ROWSCAN_HD station_id operator()(dictionary_entry const& e) const { return e.id; }
@@ -68,7 +74,8 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
     std::uint64_t const tail = n > 16 ? name_word(names[s].data() + n - 8, 8) : 0;
     name_records[s] = {words[first], w1, n};
     long_names[s] = {tail, first};
-    entries.push_back({lookup_key(words[first], w1, tail, n) & key_mask_, first, static_cast<std::uint16_t>(n),
+    std::uint64_t const middle = middle_key(padded_word{words.data() + first}, n);
+    entries.push_back({lookup_key(words[first], w1, tail, middle, n) & key_mask_, first, static_cast<std::uint16_t>(n),
                        static_cast<station_id>(s)});
   }
   words.push_back(0);  // never empty, and a name's second word is always readable

@@ -41,6 +41,10 @@ job::tally general_grouper::fold(char const* text, std::size_t size, station_tab
   for (std::size_t begin = 0; begin < size; begin = ends.back()) {
     ends.push_back(begin + piece >= size ? size : line_start_after(text, begin + piece, size, ctx_));
   }
+  // The pieces' stations gather in a table of the block's own, merged into the running table once: a
+  // merge is linear in both tables, so a piece merged straight into a running table of a million
+  // stations cost that million, four times a block (docs/stations.md, "A million stations").
+  station_table block;
   job::tally out;
   std::size_t begin = 0;
   for (std::size_t const end : ends) {
@@ -48,7 +52,7 @@ job::tally general_grouper::fold(char const* text, std::size_t size, station_tab
     char const* piece_text = text + begin;
     auto split_after = [&](std::size_t middle) { return line_start_after(piece_text, middle, end - begin, ctx_); };
     auto fold_part = [&](std::size_t b, std::size_t e) {
-      job::tally t = fold_piece(piece_text + b, e - b, running);
+      job::tally t = fold_piece(piece_text + b, e - b, block);
       t.bytes = e - b;
       return t;
     };
@@ -56,11 +60,14 @@ job::tally general_grouper::fold(char const* text, std::size_t size, station_tab
     if (out.stop) break;
     begin = end;
   }
+  // Out of memory here, the running table is as it was and the block left no trace: its halves may run.
+  merge_into(running, std::move(block), ctx_);
+  if (observer_ != nullptr) observer_->merged(running, ctx_);
   return out;
 }
 
 // [docs:general-group]
-job::tally general_grouper::fold_piece(char const* text, std::size_t size, station_table& running) {
+job::tally general_grouper::fold_piece(char const* text, std::size_t size, station_table& block) {
   std::size_t const bad = parse_records(text, size, key_mask_, parsed_, ctx_);
   if (observer_ != nullptr) observer_->parsed(text, size, parsed_, ctx_);
   job::tally out;  // merged by the caller only once the piece is merged: out of memory, its halves count again
@@ -76,8 +83,7 @@ job::tally general_grouper::fold_piece(char const* text, std::size_t size, stati
   auto readings = thrust::make_transform_iterator(parsed_.tenths.begin(), reading_stats{});
   groups g = group_by_name(parsed_.keys, names, readings, ctx_);
   if (observer_ != nullptr) observer_->grouped(parsed_.keys, g, ctx_);
-  merge_into(running, table_from_groups(std::move(g), names, ctx_), ctx_);
-  if (observer_ != nullptr) observer_->merged(running, ctx_);
+  merge_into(block, table_from_groups(std::move(g), names, ctx_), ctx_);
   return out;
 }
 // [docs:end]

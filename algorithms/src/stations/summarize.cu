@@ -128,6 +128,7 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
     for (auto const& w : workers.workers()) {
       out.fast_chunks += w->paths().fast_blocks();
       out.general_chunks += w->paths().general_blocks();
+      out.over_limit_chunks += w->paths().over_limit_blocks();
     }
     // A table's rows by name, on the host.
     auto answer_of = [&](station_table const& table, context const& on) {

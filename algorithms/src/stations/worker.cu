@@ -25,7 +25,33 @@ worker::worker(context const& ctx, worker_options const& options, block_observer
 
 void worker::start_from(station_table table) {
   table_ = std::move(table);
+  pending_ = station_table{};
   dictionary_.invalidate();
+}
+
+station_table const& worker::partial() {
+  merge_pending();
+  return table_;
+}
+
+void worker::merge_pending() {
+  if (pending_.size() == 0) return;
+  merge_into(table_, std::move(pending_), ctx_);  // table_ is not empty: pending_ is read, not moved
+  pending_ = station_table{};
+}
+
+job::tally worker::fold_general(char const* text, std::size_t size) {
+  if (!station_dictionary::over_limit(table_)) return general_.fold(text, size, table_);
+  job::tally t = general_.fold(text, size, pending_);
+  if (pending_.size() >= table_.size()) {
+    try {
+      merge_pending();
+    } catch (std::bad_alloc const&) {
+      // The block is folded into pending_, and both tables are as they were: a later block or
+      // partial() merges them.
+    }
+  }
+  return t;
 }
 
 job::tally worker::fold(char const* text, std::size_t size) {
@@ -33,6 +59,7 @@ job::tally worker::fold(char const* text, std::size_t size) {
 #if !ROWSCAN_HAS_CUB
   if (!explained_) return fold_in_order(text, size);
 #endif
+  bool const over_limit = station_dictionary::over_limit(table_);
   // The fast path changes nothing until it succeeds, and the general path lets no std::bad_alloc out
   // after it has merged a piece: a block that ran out of memory left no trace, and its halves may run.
   if (paths_.try_fast(station_dictionary::usable_for(table_))) {
@@ -45,13 +72,13 @@ job::tally worker::fold(char const* text, std::size_t size) {
     paths_.fast_failed();
   }
   std::size_t const stations_before = table_.size();
-  job::tally t = general_.fold(text, size, table_);
+  job::tally t = fold_general(text, size);
   // The table grew: its arrays and their sort's temporaries moved up to larger size classes, and the
   // classes it grew out of will not be asked for again. Block-sized temporaries are asked for in every
   // block and stay (memory_pool.hpp).
   if (table_.size() != stations_before) ctx_.pool().release_unused();
   dictionary_.invalidate();
-  paths_.general_ran();
+  paths_.general_ran(over_limit);
   return t;
 }
 
@@ -69,6 +96,7 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
   // As on the GPU, a worker whose blocks keep meeting new stations backs off the fast path (and the
   // dictionary rebuilds it needs); one that learns from a few pieces of a block keeps it.
   bool const try_fast = paths_.try_fast(station_dictionary::usable_for(table_)) || table_.size() == 0;
+  bool const over_limit = station_dictionary::over_limit(table_);
   job::tally block;  // the lines folded so far; block.bytes is where the next one starts
   std::size_t piece = first_learning_piece;
   std::size_t learned_bytes = 0;
@@ -94,7 +122,7 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
     std::size_t const stations_before = table_.size();
     job::tally t;
     try {
-      t = general_.fold(here, end, table_);
+      t = fold_general(here, end);
     } catch (std::bad_alloc const&) {
       if (block.bytes == 0) throw;  // nothing is folded yet: the driver may fold the block in halves
       // Part of the block is in the table: a retry would count it twice.
@@ -104,7 +132,10 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
     t.bytes = end;
     block = job::merge(std::move(block), t);
     if (block.stop) return block;
-    if (shared_ != nullptr && table_.size() > stations_before) shared_->offer(table_, ctx_);
+    // Shared stations serve the workers' dictionaries; a table too large for one serves none, and an
+    // offer costs a merge of the whole table.
+    if (shared_ != nullptr && table_.size() > stations_before && station_dictionary::usable_for(table_))
+      shared_->offer(table_, ctx_);
     dictionary_.invalidate();
     learned_bytes += end;
     piece *= 2;
@@ -115,7 +146,7 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
   }
   if (fast_stopped && 2 * learned_bytes >= size) paths_.fast_failed();  // the general path took most of it
   ctx_.pool().release_unused();  // as in fold(): the table's arrays grew into larger size classes
-  paths_.general_ran();
+  paths_.general_ran(over_limit);
   return block;
 }
 #endif
