@@ -61,12 +61,15 @@ std::vector<std::string> header_fields(std::string record, char delimiter, char 
   return fields;
 }
 
-/// The header record of the first input (--header), read as the run will read past it.
-std::vector<std::string> first_header(std::vector<std::string> const& operands, group::text_format const& format) {
+/// The header record of the first input (--header), read as the run will read past it. Standard input
+/// is read once, by the run: its header names nothing, and a column named (`names`) is a usage error.
+std::vector<std::string> first_header(std::vector<std::string> const& operands, group::text_format const& format,
+                                      bool names) {
   inputs::input_settings settings;
   settings.header = true;
   auto const sources = inputs::resolve_inputs(operands, settings).sources;
   if (sources.front().path == "-") {
+    if (!names) return {};
     throw usage_error("column names need the header of a FILE, not of standard input; give positions (from 1)");
   }
   io::input_file input(sources.front().path, io::text_options{false});
@@ -129,6 +132,7 @@ std::string shown_byte(char c) {
   if (c == '\n') return "\\n";
   if (c == '\r') return "\\r";
   if (c == '\t') return "\\t";
+  if (c == ' ') return "sp";
   if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
     char hex[8];
     std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(c));
@@ -216,7 +220,11 @@ int group_command(int argc, char** argv) {
   if (format.quote == format.delimiter) throw usage_error("--quote and --delimiter must differ");
   format.header = args.count("header") > 0;
   if (auto const s = option_text(args, "scale")) format.scale = static_cast<int>(parse_whole_number("scale", *s, 0, group::max_value_digits));
-  std::vector<std::string> const header = format.header ? first_header(file_operands(args), format) : std::vector<std::string>{};
+  auto const named = [&](char const* option) {  // a column given by name rather than position
+    return option_text(args, option).value().find_first_not_of("0123456789,") != std::string::npos;
+  };
+  std::vector<std::string> const header =
+      format.header ? first_header(file_operands(args), format, named("key") || named("value")) : std::vector<std::string>{};
   std::vector<std::string> value_names;
   format.keys = columns_of("key", option_text(args, "key").value(), header, group::max_key_columns, nullptr);
   format.values = columns_of("value", option_text(args, "value").value(), header, group::max_value_columns, &value_names);

@@ -17,12 +17,13 @@ def help_of(args):
     return subprocess.run([exe] + args + ["--help"], capture_output=True, text=True, check=True).stdout
 
 
-for command in (["stations"], ["lineitem"], ["generate", "measurements"], ["generate", "lineitem"]):
+for command in (["stations"], ["lineitem"], ["group"], ["generate", "measurements"], ["generate", "lineitem"],
+                ["generate", "sales"]):
     for option in sorted(set(re.findall(r"^\s+(?:-\w, )?(--[a-z-]+)", help_of(command), re.M))):
         for path, text in texts.items():
             if not re.search(re.escape(option) + r"(?![a-z-])", text):
                 failures.append(f"{path} does not offer {option} ({' '.join(command)})")
-for command in ("stations", "lineitem", "generate"):
+for command in ("stations", "lineitem", "group", "generate"):
     for path, text in texts.items():
         if command not in text:
             failures.append(f"{path} does not offer the command {command}")
