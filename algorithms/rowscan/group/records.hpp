@@ -148,5 +148,42 @@ inline quote_interval find_records(char const* text, std::size_t size, char quot
   return whole;
 }
 
+#if !ROWSCAN_HAS_CUB
+/// The host's find_records, for a worker that is one thread: one walk from the first byte to the last,
+/// flipping the parity at each quote and ending a record at each even-parity '\n'. The same records and
+/// interval as find_records; a scan on one thread combines a 28-byte interval per byte, where the walk
+/// keeps one bit (docs/group.md, "Blocks and the reader").
+inline quote_interval find_records_walking(char const* text, std::size_t size, char quote,
+                                           thrust::device_vector<record_span>& records, context const& ctx) {
+  if (size > std::numeric_limits<std::uint32_t>::max() - 1) throw error("group: a block of more than 4 GiB");
+  std::size_t room = size / 32 + 2;
+  ctx.resize(records, room);
+  std::size_t count = 0;
+  std::uint32_t lines = 0, begin = 0, begin_line = 0;
+  bool inside = false;
+  for (std::uint32_t i = 0; i < size; ++i) {
+    char const c = text[i];
+    if (quote != 0 && c == quote) inside = !inside;
+    if (c != '\n') continue;
+    ++lines;
+    if (inside) continue;
+    if (count == room) ctx.resize(records, room *= 2);
+    thrust::raw_pointer_cast(records.data())[count++] = record_span{begin, i + 1, begin_line};
+    begin = i + 1;
+    begin_line = lines;
+  }
+  if (begin < size) {
+    if (count == room) ctx.resize(records, room + 1);
+    thrust::raw_pointer_cast(records.data())[count++] = record_span{begin, static_cast<std::uint32_t>(size), begin_line};
+  }
+  records.resize(count);
+  quote_interval whole{{0, 0}, {0, 0}, {0, 0}, 0, 0};
+  whole.starts[0] = static_cast<std::uint32_t>(count);
+  whole.lines = lines;
+  whole.quotes = inside ? 1u : 0u;
+  return whole;
+}
+#endif
+
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::group

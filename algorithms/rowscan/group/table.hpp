@@ -71,14 +71,24 @@ struct key_table {
   std::size_t size() const { return hashes.size(); }
 };
 
-/// The entries of a followed by those of b, b's key bytes after a's. Each column of a is first lifted
-/// from scale a_scales[j] to scales[j] (b is at scales already).
-key_table concatenated(key_table const& a, std::vector<unsigned> const& a_scales, key_table const& b,
-                       std::vector<unsigned> const& scales, context const& ctx);
+/// The arrays grouped() sorts and reduces with, kept between calls so that steady state does not
+/// allocate (fresh arrays cost a page fault per page on the host).
+struct grouping_scratch {
+  thrust::device_vector<std::uint32_t> order;
+  thrust::device_vector<std::uint64_t> sorted_hashes;
+  thrust::device_vector<std::uint32_t> firsts;
+};
 
-/// The table of `entries` with each key once, its stats combined (see the file's comment). Sets
-/// *compared if two keys shared a hash and the exact fallback ran.
-key_table grouped(key_table const& entries, bool* compared, context const& ctx);
+/// out = the entries of a followed by those of b, b's key bytes after a's. Each column of a is first
+/// lifted from scale a_scales[j] to scales[j] (b is at scales already). out is neither a nor b; its
+/// arrays keep their capacity.
+void concatenate(key_table const& a, std::vector<unsigned> const& a_scales, key_table const& b,
+                 std::vector<unsigned> const& scales, key_table& out, context const& ctx);
+
+/// out = the table of `entries` with each key once, its stats combined (see the file's comment). Sets
+/// *compared if two keys shared a hash and the exact fallback ran. out is not entries.
+void group_entries(key_table const& entries, key_table& out, grouping_scratch& scratch, bool* compared,
+                   context const& ctx);
 
 /// Every stats of a column times 10^power (a scale raised by power).
 void lift_scale(thrust::device_vector<stats>& column, std::size_t from, std::size_t to, unsigned power, context const& ctx);

@@ -20,6 +20,7 @@
 #include "rowscan/group/summary.hpp"
 #include "rowscan/group/table.hpp"
 #include "rowscan/job/block_worker.hpp"
+#include "rowscan/records.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -50,13 +51,18 @@ struct block_arrays {
 
 class worker final : public job::block_worker {
  public:
-  worker(context const& ctx, worker_options options);
+  /// explained: --explain watches, and the worker runs the GPU's composition (the scan) on any system.
+  worker(context const& ctx, worker_options options, bool explained = false);
 
   job::tally fold(char const* text, std::size_t size) override;
   job::bad_line overlong_line(std::string_view prefix) const override;
   bool cuts_at_any_line() const override { return options_.format.quote == 0; }
 
-  /// The partial answer: every key of the blocks folded so far (in hash order), and the columns' scales.
+  /// Merges the keys that wait beside the table (fold keeps them apart until they are as many); call it
+  /// once the last block is folded, before partial().
+  void finish();
+  /// The partial answer, after finish(): every key of the blocks folded so far (in hash order), and the
+  /// columns' scales.
   key_table const& partial() const { return table_; }
   std::vector<unsigned> const& scales() const { return scales_; }
   std::uint64_t records() const { return records_; }
@@ -66,14 +72,26 @@ class worker final : public job::block_worker {
 
  private:
   std::string overlong_words() const;
-  key_table block_entries(char const* text, std::vector<unsigned> const& scales);
+#if ROWSCAN_HAS_CUB
+  /// find_records for text without quotes: every line a record.
+  quote_interval unquoted_records(char const* text, std::size_t size, char last_byte);
+  thrust::device_vector<record_range> lines_;
+  thrust::device_vector<std::uint32_t> line_count_;
+#endif
+  /// entries_ = the kept records' keys and values as stats at `scales`.
+  void block_entries(char const* text, std::vector<unsigned> const& scales);
 
   context ctx_;
   worker_options options_;
+  bool explained_;
   field_plan plan_;
   block_arrays arrays_;
-  key_table table_;
+  key_table table_;     // at table_scales_
+  key_table pending_;   // grouped blocks not yet merged into table_, at scales_
+  key_table entries_, block_, next_pending_, next_table_;  // a fold's own arrays, kept for the next
+  grouping_scratch scratch_;
   std::vector<unsigned> scales_;
+  std::vector<unsigned> table_scales_;
   std::uint64_t records_ = 0;
   bool compared_ = false;
 };

@@ -30,6 +30,7 @@ std::uint64_t key_mask(unsigned key_bits) {
 /// lifts each column to the larger scale), into the run's report.
 summary answer_of(job::worker_set<worker> const& workers, summary report) {
   for (auto const& w : workers.workers()) {
+    w->finish();
     summary part;  // an empty report: only its rows add to the run's
     part.rows = rows_of(w->partial(), workers.first_context());
     part.scales = w->scales();
@@ -72,7 +73,7 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
 explained_group explain(std::string const& text, std::string const& label, summarize_options const& options) {
   context ctx;
   explained_group out;
-  worker w(ctx, {options.format, key_mask(options.key_bits), max_carried_record, false});
+  worker w(ctx, {options.format, key_mask(options.key_bits), max_carried_record, false}, true);
   thrust::device_vector<char> device_text(text.begin(), text.end());
   char const* const data = thrust::raw_pointer_cast(device_text.data());
   job::tally const t = w.fold(data, text.size());
@@ -117,6 +118,7 @@ explained_group explain(std::string const& text, std::string const& label, summa
     out.digits.push_back(v.digits);
     out.missing.push_back(v.missing);
   }
+  w.finish();
   out.answer.rows = rows_of(w.partial(), ctx);
   out.answer.scales = w.scales();
   out.answer.records = w.records();

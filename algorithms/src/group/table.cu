@@ -130,9 +130,8 @@ void lift_scale(thrust::device_vector<stats>& column, std::size_t from, std::siz
                     times_power{factor});
 }
 
-key_table concatenated(key_table const& a, std::vector<unsigned> const& a_scales, key_table const& b,
-                       std::vector<unsigned> const& scales, context const& ctx) {
-  key_table out;
+void concatenate(key_table const& a, std::vector<unsigned> const& a_scales, key_table const& b,
+                 std::vector<unsigned> const& scales, key_table& out, context const& ctx) {
   std::size_t const n = a.size() + b.size();
   auto const policy = ctx.policy();
   ctx.resize(out.hashes, n);
@@ -157,19 +156,25 @@ key_table concatenated(key_table const& a, std::vector<unsigned> const& a_scales
     }
     thrust::copy(policy, b.columns[j].begin(), b.columns[j].end(), out.columns[j].begin() + na);
   }
-  return out;
 }
 
-key_table grouped(key_table const& entries, bool* compared, context const& ctx) {
+void group_entries(key_table const& entries, key_table& out, grouping_scratch& scratch, bool* compared,
+                   context const& ctx) {
   auto const policy = ctx.policy();
   std::size_t const n = entries.size();
-  key_table out;
   out.columns.resize(entries.columns.size());
-  if (n == 0) return out;
+  if (n == 0) {
+    out.hashes.resize(0);
+    out.offsets.resize(0);
+    out.sizes.resize(0);
+    out.chars.resize(0);
+    for (auto& column : out.columns) column.resize(0);
+    return;
+  }
   key_view const keys = view_of(entries);
 
-  thrust::device_vector<std::uint32_t> order;
-  thrust::device_vector<std::uint64_t> sorted_hashes;
+  auto& order = scratch.order;
+  auto& sorted_hashes = scratch.sorted_hashes;
   ctx.resize(order, n);
   ctx.resize(sorted_hashes, n);
   thrust::sequence(policy, order.begin(), order.end());
@@ -184,7 +189,7 @@ key_table grouped(key_table const& entries, bool* compared, context const& ctx) 
     *compared = true;
   }
 
-  thrust::device_vector<std::uint32_t> firsts;
+  auto& firsts = scratch.firsts;
   ctx.resize(firsts, n);
   std::size_t groups = 0;
   for (std::size_t j = 0; j < entries.columns.size(); ++j) {
@@ -198,7 +203,7 @@ key_table grouped(key_table const& entries, bool* compared, context const& ctx) 
       thrust::reduce_by_key(policy, order.begin(), order.end(), values, thrust::make_discard_iterator(),
                             out.columns[j].begin(), same_key{keys}, stats_plus{});
     }
-    out.columns[j].resize(groups);
+    out.columns[j].resize(groups);  // shrinking writes nothing
   }
   firsts.resize(groups);
 
@@ -210,14 +215,13 @@ key_table grouped(key_table const& entries, bool* compared, context const& ctx) 
   auto const wide_sizes = thrust::make_transform_iterator(out.sizes.begin(), widened{});
   thrust::exclusive_scan(policy, wide_sizes, wide_sizes + static_cast<std::ptrdiff_t>(groups), out.offsets.begin(),
                          std::uint64_t{0});
-  std::uint64_t const last_offset = groups > 0 ? read_back(out.offsets, groups - 1, ctx) : 0;
-  std::uint32_t const last_size = groups > 0 ? read_back(out.sizes, groups - 1, ctx) : 0;
+  std::uint64_t const last_offset = read_back(out.offsets, groups - 1, ctx);
+  std::uint32_t const last_size = read_back(out.sizes, groups - 1, ctx);
   ctx.resize(out.chars, last_offset + last_size);
   thrust::for_each(policy, thrust::counting_iterator<std::uint32_t>(0),
                    thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(groups)),
                    copy_key_bytes{keys, thrust::raw_pointer_cast(firsts.data()), thrust::raw_pointer_cast(out.offsets.data()),
                                   thrust::raw_pointer_cast(out.chars.data())});
-  return out;
 }
 
 ROWSCAN_SYSTEM_END

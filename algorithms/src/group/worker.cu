@@ -5,6 +5,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/job/skipped_rows.hpp"
 #include "rowscan/read_back.hpp"
+#include "rowscan/records.hpp"
 #include "rowscan/stage.hpp"
 
 #include <thrust/copy.h>
@@ -13,6 +14,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
+#include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
 
 #include <algorithm>
@@ -29,6 +31,24 @@ struct is_bad_record {
     return c.status != record_status::ok && c.status != record_status::blank;
   }
 };
+
+/// A line of unquoted text as a record: the line it starts on is its index.
+struct numbered_line {
+  ROWSCAN_HD record_span operator()(record_range r, std::uint32_t index) const { return {r.begin, r.end, index}; }
+};
+
+/// Room for a block's lines when none is found first: a line every this many bytes (the challenge's
+/// average 13.8); a block of shorter ones is counted first instead (find_lines_in_one_scan).
+constexpr std::size_t usual_record_bytes = 8;
+
+/// Empties a table, keeping its arrays' capacity.
+void clear(key_table& t) {
+  t.hashes.resize(0);
+  t.offsets.resize(0);
+  t.sizes.resize(0);
+  t.chars.resize(0);
+  for (auto& column : t.columns) column.resize(0);
+}
 
 /// A record whose fields go into the answer.
 struct is_kept_record {
@@ -126,18 +146,20 @@ struct value_stats_at {
 
 }  // namespace
 
-worker::worker(context const& ctx, worker_options options)
-    : ctx_(ctx), options_(std::move(options)), plan_(plan_of(options_.format)),
-      scales_(options_.format.values.size(), options_.format.scale >= 0 ? static_cast<unsigned>(options_.format.scale) : 0u) {
+worker::worker(context const& ctx, worker_options options, bool explained)
+    : ctx_(ctx), options_(std::move(options)), explained_(explained), plan_(plan_of(options_.format)),
+      scales_(options_.format.values.size(), options_.format.scale >= 0 ? static_cast<unsigned>(options_.format.scale) : 0u),
+      table_scales_(scales_) {
   table_.columns.resize(options_.format.values.size());
+  pending_.columns.resize(options_.format.values.size());
 }
 
-key_table worker::block_entries(char const* text, std::vector<unsigned> const& scales) {
+void worker::block_entries(char const* text, std::vector<unsigned> const& scales) {
   auto const policy = ctx_.policy();
   auto const& kept = arrays_.kept;
   auto const n = static_cast<std::uint32_t>(kept.size());
   std::uint32_t const* const kept_data = thrust::raw_pointer_cast(kept.data());
-  key_table out;
+  key_table& out = entries_;
   ctx_.resize(out.offsets, std::size_t{n} + 1);  // the last one is the bytes of all
   ctx_.resize(out.sizes, n);
   ctx_.resize(out.hashes, n);
@@ -160,20 +182,28 @@ key_table worker::block_entries(char const* text, std::vector<unsigned> const& s
                       out.columns[j].begin(),
                       value_stats_at{kept_data, thrust::raw_pointer_cast(arrays_.values.data()), plan_.value_count, j, scales[j]});
   }
-  return out;
 }
 
 job::tally worker::fold(char const* text, std::size_t size) {
   job::tally out;
   if (size == 0) return out;
   auto const policy = ctx_.policy();
+  char last_byte = 0;
+  copy_to_host(text + size - 1, 1, &last_byte, ctx_);
   quote_interval whole;
   {
     stage_scope stage(ctx_, "find records");
-    whole = find_records(text, size, plan_.quote, arrays_.records, ctx_);
+#if !ROWSCAN_HAS_CUB
+    // A host worker is one thread: it walks (--explain shows the scan, the composition the GPU runs).
+    if (!explained_) whole = find_records_walking(text, size, plan_.quote, arrays_.records, ctx_);
+    else
+#else
+    // Without quotes every '\n' ends a record: the lines of records.hpp (a scan over 16-byte words).
+    if (plan_.quote == 0 && !explained_) whole = unquoted_records(text, size, last_byte);
+    else
+#endif
+      whole = find_records(text, size, plan_.quote, arrays_.records, ctx_);
   }
-  char last_byte = 0;
-  copy_to_host(text + size - 1, 1, &last_byte, ctx_);
   out.lines = whole.lines + (last_byte != '\n' ? 1 : 0);
   auto const rows = static_cast<std::uint32_t>(arrays_.records.size());
   {
@@ -246,16 +276,54 @@ job::tally worker::fold(char const* text, std::size_t size) {
       scales[j] = std::max(scales[j], block);
     }
   }
-  key_table const entries = block_entries(text, scales);
   bool compared = false;
-  // The only changes to the partial answer, made last: a bad_alloc before them leaves no trace.
-  key_table next = grouped(concatenated(table_, scales_, entries, scales, ctx_), &compared, ctx_);
-  table_ = std::move(next);
+  block_entries(text, scales);
+  group_entries(entries_, block_, scratch_, &compared, ctx_);
+  // The block's keys wait beside the table until they are as many as the table's: merging the table
+  // with every block would sort all of its keys again for each block (a table of 80,000 keys and blocks
+  // of 70,000 records spent most of its time there); waiting, each key is sorted again a few times.
+  concatenate(pending_, scales_, block_, scales, next_pending_, ctx_);
+  bool const merge = next_pending_.size() >= table_.size();
+  if (merge) {
+    concatenate(table_, table_scales_, next_pending_, scales, entries_, ctx_);
+    group_entries(entries_, next_table_, scratch_, &compared, ctx_);
+  }
+  // The only changes to the partial answer, made last: a bad_alloc before them leaves no trace. Swaps
+  // keep every array's capacity for the next block.
+  if (merge) {
+    std::swap(table_, next_table_);
+    table_scales_ = scales;
+    clear(pending_);
+  } else {
+    std::swap(pending_, next_pending_);
+  }
   scales_ = std::move(scales);
   compared_ = compared_ || compared;
   records_ += kept;
   return out;
 }
+
+void worker::finish() {
+  if (pending_.size() == 0) return;
+  concatenate(table_, table_scales_, pending_, scales_, entries_, ctx_);
+  group_entries(entries_, next_table_, scratch_, &compared_, ctx_);
+  std::swap(table_, next_table_);
+  table_scales_ = scales_;
+  clear(pending_);
+}
+
+#if ROWSCAN_HAS_CUB
+quote_interval worker::unquoted_records(char const* text, std::size_t size, char last_byte) {
+  ctx_.grow(line_count_, 1);
+  find_lines_in_one_scan(text, size, usual_record_bytes, lines_, thrust::raw_pointer_cast(line_count_.data()), ctx_);
+  auto const n = static_cast<std::uint32_t>(lines_.size());
+  ctx_.resize(arrays_.records, n);
+  thrust::transform(ctx_.policy(), lines_.begin(), lines_.end(), thrust::counting_iterator<std::uint32_t>(0),
+                    arrays_.records.begin(), numbered_line{});
+  quote_interval whole{{n, 0}, {0, 0}, {0, 0}, n - (last_byte != '\n' ? 1u : 0u), 0};
+  return whole;
+}
+#endif
 
 job::bad_line worker::overlong_line(std::string_view prefix) const {
   return job::bad_line_at(0, 0, 0, overlong_words(), std::string(prefix.substr(0, line_excerpt_bytes)), true);
