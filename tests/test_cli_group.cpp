@@ -267,4 +267,20 @@ TEST_F(CliGroup, GeneratedSalesMatchTheReferenceFromFilesStdinAndGzip) {
   EXPECT_EQ(r.out, text);
 }
 
+TEST_F(CliGroup, ExplainShowsTheScanTheFieldsAndTheAnswer) {
+  write_file(path("ex.csv"), "who,amount\n\"Lee, Ann\",2.5\n\"say \"\"hi\"\"\nto\",-1\nLee,\n");
+  auto r = run("group '" + path("ex.csv") + "' --header --key who --value amount --explain");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The quoted '\n' at 26 has odd parity: data. The record after it starts at 34, on line 3.
+  EXPECT_NE(r.out.find("        26    \\n             1       2            15                1  \n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("        34     L             0       3            34                3  \n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("       1  [15, 34)  1  ok  [16, +13)  (-1, 0)\n"), std::string::npos) << r.out;
+  std::string const answer = "key,count,missing,min,mean,max,sum\nLee,0,1,,,,\n\"Lee, Ann\",1,0,2.5,2.5,2.5,2.5\n"
+                             "\"say \"\"hi\"\"\nto\",1,0,-1.0,-1.0,-1.0,-1.0\n";
+  EXPECT_EQ(r.out.substr(r.out.size() - answer.size()), answer);
+  EXPECT_EQ(run("group '" + path("ex.csv") + "' --header --key who --value amount").out, answer);
+  r = run("group '" + path("ex.csv") + "' --header --key who --value amount --explain --chunk-size 1K");
+  EXPECT_EQ(r.exit_code, 2);
+}
+
 }  // namespace
