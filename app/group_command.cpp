@@ -32,7 +32,8 @@ namespace {
 /// --delimiter or --quote: one byte, `\t` spelled so.
 char single_byte(char const* option, std::string const& text) {
   if (text == "\\t") return '\t';
-  if (text.size() != 1) throw usage_error(std::string("--") + option + ": '" + text + "' is not a single byte (`\\t` for a tab)");
+  if (text.size() != 1)
+    throw usage_error(std::string("--") + option + ": '" + text + "' is not a single byte (`\\t` for a tab)");
   if (text[0] == '\n' || text[0] == '\r') throw usage_error(std::string("--") + option + " cannot be a line ending");
   return text[0];
 }
@@ -78,15 +79,18 @@ std::vector<std::string> first_header(std::vector<std::string> const& operands, 
   char c = 0;
   while (::read(input.fd(), &c, 1) == 1) {
     record += c;
-    if (format.quote != 0 && c == format.quote) inside = !inside;
-    else if (c == '\n' && !inside) break;
+    if (format.quote != 0 && c == format.quote)
+      inside = !inside;
+    else if (c == '\n' && !inside)
+      break;
   }
   return header_fields(record, format.delimiter, format.quote);
 }
 
 /// --key or --value: a list of columns, each a position from 1 or (with --header) a header name.
-std::vector<std::uint32_t> columns_of(char const* option, std::string const& text, std::vector<std::string> const& header,
-                                      std::size_t most, std::vector<std::string>* names) {
+std::vector<std::uint32_t> columns_of(char const* option, std::string const& text,
+                                      std::vector<std::string> const& header, std::size_t most,
+                                      std::vector<std::string>* names) {
   std::vector<std::uint32_t> out;
   std::size_t at = 0;
   while (at <= text.size()) {
@@ -100,7 +104,8 @@ std::vector<std::uint32_t> columns_of(char const* option, std::string const& tex
       if (names != nullptr) names->push_back(column - 1 < header.size() ? header[column - 1] : part);
     } else {
       if (header.empty()) {
-        throw usage_error(std::string("--") + option + ": '" + part + "' is not a column position (from 1); names need --header");
+        throw usage_error(std::string("--") + option + ": '" + part +
+                          "' is not a column position (from 1); names need --header");
       }
       auto const found = std::find(header.begin(), header.end(), part);
       if (found == header.end()) {
@@ -120,7 +125,8 @@ std::vector<std::uint32_t> columns_of(char const* option, std::string const& tex
 /// The --stats headline.
 std::string headline(group::summary const& s, bool on_gpu) {
   char text[256];
-  std::snprintf(text, sizeof text, "%llu bytes, %llu lines, %llu records, %zu keys, %zu chunk(s) of %zu bytes, %.1f MiB of %s memory",
+  std::snprintf(text, sizeof text,
+                "%llu bytes, %llu lines, %llu records, %zu keys, %zu chunk(s) of %zu bytes, %.1f MiB of %s memory",
                 static_cast<unsigned long long>(s.bytes), static_cast<unsigned long long>(s.lines),
                 static_cast<unsigned long long>(s.records), s.rows.size(), s.chunks, s.chunk_size,
                 static_cast<double>(s.device_bytes) / (1 << 20), on_gpu ? "device" : "host");
@@ -150,8 +156,8 @@ void write_explained(std::ostream& out, std::string const& text, group::explaine
   for (std::size_t i = 0; i < text.size(); ++i) {
     bool const ends = i + 1 == text.size() || (text[i] == '\n' && e.parity[i] == 0);
     out << "  " << std::setw(8) << i << "  " << std::setw(4) << shown_byte(text[i]) << "  " << std::setw(12)
-        << static_cast<int>(e.parity[i]) << "  " << std::setw(6) << e.record_of[i] << "  " << std::setw(12) << e.starts[i]
-        << "  " << std::setw(15) << e.lines[i] << "  " << (ends ? "*" : "") << '\n';
+        << static_cast<int>(e.parity[i]) << "  " << std::setw(6) << e.record_of[i] << "  " << std::setw(12)
+        << e.starts[i] << "  " << std::setw(15) << e.lines[i] << "  " << (ends ? "*" : "") << '\n';
   }
   std::size_t const nk = options.format.keys.size();
   std::size_t const nv = options.format.values.size();
@@ -163,43 +169,53 @@ void write_explained(std::ostream& out, std::string const& text, group::explaine
   for (std::size_t r = 0; r < e.begins.size(); ++r) {
     auto const status = static_cast<group::record_status>(e.statuses[r]);
     out << "  " << std::setw(6) << r << "  [" << e.begins[r] << ", " << e.ends[r] << ")  " << e.record_lines[r] << "  "
-        << (status == group::record_status::ok ? "ok" : status == group::record_status::blank ? "blank" : "bad");
+        << (status == group::record_status::ok      ? "ok"
+            : status == group::record_status::blank ? "blank"
+                                                    : "bad");
     if (status == group::record_status::ok) {
-      for (std::size_t k = 0; k < nk; ++k) out << "  [" << e.key_begin[r * nk + k] << ", +" << e.key_size[r * nk + k] << ")";
+      for (std::size_t k = 0; k < nk; ++k)
+        out << "  [" << e.key_begin[r * nk + k] << ", +" << e.key_size[r * nk + k] << ")";
       for (std::size_t j = 0; j < nv; ++j) {
-        if (e.missing[r * nv + j]) out << "  missing";
-        else out << "  (" << e.mantissas[r * nv + j] << ", " << static_cast<int>(e.digits[r * nv + j]) << ")";
+        if (e.missing[r * nv + j])
+          out << "  missing";
+        else
+          out << "  (" << e.mantissas[r * nv + j] << ", " << static_cast<int>(e.digits[r * nv + j]) << ")";
       }
     }
     out << '\n';
   }
-  out << "\nstage 3, group: sort_by_key(hash of the key's bytes) -> reduce_by_key(stats_plus); the answer in key order\n\n";
+  out << "\nstage 3, group: sort_by_key(hash of the key's bytes) -> reduce_by_key(stats_plus); the answer in key "
+         "order\n\n";
   group::write(out, e.answer, nk, value_names, format);
 }
 
 }  // namespace
 
 int group_command(int argc, char** argv) {
-  cxxopts::Options options("rowscan group",
-                           "Exact count, missing, min, mean, max and sum of value columns by key, for any delimited file, "
-                           "quoted CSV (RFC 4180) included.");
+  cxxopts::Options options(
+      "rowscan group",
+      "Exact count, missing, min, mean, max and sum of value columns by key, for any delimited file, "
+      "quoted CSV (RFC 4180) included.");
   add_file_operand(options, "delimited text file, or - for standard input");
-  options.add_options()
-      ("key", "the key column(s): positions from 1, or header names with --header; several as K1,K2",
-       cxxopts::value<std::string>(), "K")
-      ("value", "the value column(s), decimals -?digits(.digits)?; several as V1,V2", cxxopts::value<std::string>(), "V")
-      ("delimiter", "the field delimiter, one byte (default ','; `\\t` for a tab)", cxxopts::value<std::string>(), "C")
-      ("header", "every file's first record names the columns (it is not data)")
-      ("quote", "the quote byte of quoted fields (default '\"')", cxxopts::value<std::string>(), "C")
-      ("no-quote", "no quoting: every '\\n' ends a record and quotes are data")
-      ("scale", "digits after the point of every figure, 0 to 18 (default: the most any value of the column has); "
-                "a value with more is an error", cxxopts::value<std::string>(), "N")
-      ("format", "output format: csv (the default), json or 1brc", cxxopts::value<std::string>(), "FORMAT")
-      ("explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the answer");
+  options.add_options()("key", "the key column(s): positions from 1, or header names with --header; several as K1,K2",
+                        cxxopts::value<std::string>(), "K")(
+      "value", "the value column(s), decimals -?digits(.digits)?; several as V1,V2", cxxopts::value<std::string>(),
+      "V")("delimiter", "the field delimiter, one byte (default ','; `\\t` for a tab)", cxxopts::value<std::string>(),
+           "C")("header", "every file's first record names the columns (it is not data)")(
+      "quote", "the quote byte of quoted fields (default '\"')", cxxopts::value<std::string>(), "C")(
+      "no-quote", "no quoting: every '\\n' ends a record and quotes are data")(
+      "scale",
+      "digits after the point of every figure, 0 to 18 (default: the most any value of the column has); "
+      "a value with more is an error",
+      cxxopts::value<std::string>(),
+      "N")("format", "output format: csv (the default), json or 1brc", cxxopts::value<std::string>(), "FORMAT")(
+      "explain", "print every stage's arrays for a small input (at most 4096 bytes and 64 lines), then the answer");
   add_job_options(options, group::min_chunk_size);
-  options.add_options(testing_group)
-      ("key-bits", "bits of the key hash sorted on (testing aid: fewer bits force the exact byte-comparing fallback), "
-                   "0 to 64 (default: 64)", cxxopts::value<std::string>(), "N");
+  options.add_options(testing_group)(
+      "key-bits",
+      "bits of the key hash sorted on (testing aid: fewer bits force the exact byte-comparing fallback), "
+      "0 to 64 (default: 64)",
+      cxxopts::value<std::string>(), "N");
   auto const parsed = parse_command_line(
       options, argc, argv, {{"file", "missing FILE"}, {"key", "missing --key"}, {"value", "missing --value"}},
       "FILE holds records of delimited fields; records end with LF or CR LF, and a quoted field may hold the\n"
@@ -211,7 +227,8 @@ int group_command(int argc, char** argv) {
   if (!parsed) return success;
   auto const& args = *parsed;
 
-  reject_with_explain(args, {"recursive", "chunk-size", "stats", "threads", "key-bits", "skip-invalid", "gpu-joins-after"});
+  reject_with_explain(args,
+                      {"recursive", "chunk-size", "stats", "threads", "key-bits", "skip-invalid", "gpu-joins-after"});
   group::summarize_options opts;
   group::text_format& format = opts.format;
   if (auto const d = option_text(args, "delimiter")) format.delimiter = single_byte("delimiter", *d);
@@ -219,15 +236,18 @@ int group_command(int argc, char** argv) {
   format.quote = args.count("no-quote") ? '\0' : single_byte("quote", option_text(args, "quote").value_or("\""));
   if (format.quote == format.delimiter) throw usage_error("--quote and --delimiter must differ");
   format.header = args.count("header") > 0;
-  if (auto const s = option_text(args, "scale")) format.scale = static_cast<int>(parse_whole_number("scale", *s, 0, group::max_value_digits));
+  if (auto const s = option_text(args, "scale"))
+    format.scale = static_cast<int>(parse_whole_number("scale", *s, 0, group::max_value_digits));
   auto const named = [&](char const* option) {  // a column given by name rather than position
     return option_text(args, option).value().find_first_not_of("0123456789,") != std::string::npos;
   };
   std::vector<std::string> const header =
-      format.header ? first_header(file_operands(args), format, named("key") || named("value")) : std::vector<std::string>{};
+      format.header ? first_header(file_operands(args), format, named("key") || named("value"))
+                    : std::vector<std::string>{};
   std::vector<std::string> value_names;
   format.keys = columns_of("key", option_text(args, "key").value(), header, group::max_key_columns, nullptr);
-  format.values = columns_of("value", option_text(args, "value").value(), header, group::max_value_columns, &value_names);
+  format.values =
+      columns_of("value", option_text(args, "value").value(), header, group::max_value_columns, &value_names);
   auto const output = group::parse_output_format(
       parse_choice("format", option_text(args, "format").value_or("csv"), {"csv", "json", "1brc"}));
 
@@ -241,7 +261,8 @@ int group_command(int argc, char** argv) {
       bool inside = false;
       std::size_t end = text.size();
       for (std::size_t i = 0; i < text.size(); ++i) {
-        if (format.quote != 0 && text[i] == format.quote) inside = !inside;
+        if (format.quote != 0 && text[i] == format.quote)
+          inside = !inside;
         else if (text[i] == '\n' && !inside) {
           end = i + 1;
           break;
@@ -270,8 +291,9 @@ int group_command(int argc, char** argv) {
   scale_out_report ranks_report;
   opts.gpus = chosen_gpus(args, on);
   auto const hand = hand_over_choice(args, on, opts);
-  auto answer = summarize_inputs(file_operands(args), settings, opts, inputs::group_workload(on), &ranks_report,
-                                 [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
+  auto answer = summarize_inputs(
+      file_operands(args), settings, opts, inputs::group_workload(on), &ranks_report,
+      [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   job::timeline_mark("run returned");
   if (!answer) return success;  // not rank 0: rank 0 writes the answer

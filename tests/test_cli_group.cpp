@@ -80,10 +80,14 @@ random_file make_file(std::uint64_t seed, bool fault) {
     for (std::uint32_t c = 0; c < columns; ++c) {
       if (c > 0) out.text += ',';
       bool const is_value = std::find(out.format.values.begin(), out.format.values.end(), c) != out.format.values.end();
-      if (r == bad && c == out.format.values[0]) out.text += random_fault(random);
-      else if (is_value || same_column) out.text += random_value(random);
-      else if (c == out.format.keys[0]) out.text += keys[random() % keys.size()];
-      else out.text += random_key(random);
+      if (r == bad && c == out.format.values[0])
+        out.text += random_fault(random);
+      else if (is_value || same_column)
+        out.text += random_value(random);
+      else if (c == out.format.keys[0])
+        out.text += keys[random() % keys.size()];
+      else
+        out.text += random_key(random);
     }
     bool const last = r + 1 == records;
     if (!last || random() % 2) out.text += random() % 4 == 0 ? "\r\n" : "\n";
@@ -104,10 +108,12 @@ TEST_F(CliGroup, RandomTextsMatchTheReferenceAtEveryChunkSizeAndWorkerCount) {
     random_file const f = make_file(seed, false);
     write_file(path("in.csv"), f.text);
     std::string const expected = reference::group_answer({f.text}, f.format);
-    std::string const columns = " --key " + columns_option(f.format.keys) + " --value " + columns_option(f.format.values);
+    std::string const columns =
+        " --key " + columns_option(f.format.keys) + " --value " + columns_option(f.format.values);
     // --key-bits 2: four hash values for every key, so the exact byte-comparing fallback sorts them.
-    for (char const* how : {"--chunk-size 2K --threads 1", "--chunk-size 2500 --threads 3", "--chunk-size 8K --threads 2", "",
-                            "--key-bits 2 --chunk-size 4K --threads 2", "--key-bits 0"}) {
+    for (char const* how :
+         {"--chunk-size 2K --threads 1", "--chunk-size 2500 --threads 3", "--chunk-size 8K --threads 2", "",
+          "--key-bits 2 --chunk-size 4K --threads 2", "--key-bits 0"}) {
       auto const r = run("group '" + path("in.csv") + "'" + columns + " " + how);
       ASSERT_EQ(r.exit_code, 0) << how << "\n" << r.err;
       ASSERT_EQ(r.out, expected) << how;
@@ -120,7 +126,8 @@ TEST_F(CliGroup, BadRecordsStopAtTheReferencesLineAndColumnOrAreSkipped) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     random_file const f = make_file(seed, true);
     write_file(path("in.csv"), f.text);
-    std::string const columns = " --key " + columns_option(f.format.keys) + " --value " + columns_option(f.format.values);
+    std::string const columns =
+        " --key " + columns_option(f.format.keys) + " --value " + columns_option(f.format.values);
     std::string where;
     try {
       reference::group_answer({f.text}, f.format);
@@ -160,7 +167,8 @@ TEST_F(CliGroup, AQuotedNewlineAcrossEveryBlockBoundary) {
   format.values = {1};
   std::string const expected = reference::group_answer({text}, format);
   for (int chunk = 128; chunk <= 400; chunk += 7) {
-    auto const r = run("group '" + path("in.csv") + "' --header --key k --value v --chunk-size " + std::to_string(chunk));
+    auto const r =
+        run("group '" + path("in.csv") + "' --header --key k --value v --chunk-size " + std::to_string(chunk));
     ASSERT_EQ(r.exit_code, 0) << chunk << "\n" << r.err;
     ASSERT_EQ(r.out, expected) << chunk;
   }
@@ -185,8 +193,9 @@ TEST_F(CliGroup, NamedEdgeCases) {
   write_file(path("t.tsv"), "city\tt\n\"Paris, FR\"\t1.5\n");
   r = run("group '" + path("t.tsv") + "' --header --key city --value t --delimiter '\\t' --scale 2 --format json");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "[\n  {\"key\": \"Paris, FR\", \"count\": 1, \"missing\": 0, \"min\": 1.50, \"mean\": 1.50, "
-                   "\"max\": 1.50, \"sum\": 1.50}\n]\n");
+  EXPECT_EQ(r.out,
+            "[\n  {\"key\": \"Paris, FR\", \"count\": 1, \"missing\": 0, \"min\": 1.50, \"mean\": 1.50, "
+            "\"max\": 1.50, \"sum\": 1.50}\n]\n");
   r = run("group '" + path("t.tsv") + "' --header --key cty --value t --delimiter '\\t'");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("did you mean"), std::string::npos) << r.err;
@@ -254,7 +263,8 @@ TEST_F(CliGroup, GeneratedSalesMatchTheReferenceFromFilesStdinAndGzip) {
   by_position.value_names.clear();
   EXPECT_EQ(r.out, reference::group_answer({text}, by_position));
   // Two files, each with its header, answered as one input.
-  r = run("group '" + path("s.csv") + "' '" + path("s.csv") + "' --header --key customer --value price --chunk-size 4K");
+  r = run("group '" + path("s.csv") + "' '" + path("s.csv") +
+          "' --header --key customer --value price --chunk-size 4K");
   format.values = {6};
   format.value_names = {"price"};
   EXPECT_EQ(r.out, reference::group_answer({text, text}, format));
@@ -272,11 +282,14 @@ TEST_F(CliGroup, ExplainShowsTheScanTheFieldsAndTheAnswer) {
   auto r = run("group '" + path("ex.csv") + "' --header --key who --value amount --explain");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // The quoted '\n' at 26 has odd parity: data. The record after it starts at 34, on line 3.
-  EXPECT_NE(r.out.find("        26    \\n             1       2            15                1  \n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("        34     L             0       3            34                3  \n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("        26    \\n             1       2            15                1  \n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("        34     L             0       3            34                3  \n"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("       1  [15, 34)  1  ok  [16, +13)  (-1, 0)\n"), std::string::npos) << r.out;
-  std::string const answer = "key,count,missing,min,mean,max,sum\nLee,0,1,,,,\n\"Lee, Ann\",1,0,2.5,2.5,2.5,2.5\n"
-                             "\"say \"\"hi\"\"\nto\",1,0,-1.0,-1.0,-1.0,-1.0\n";
+  std::string const answer =
+      "key,count,missing,min,mean,max,sum\nLee,0,1,,,,\n\"Lee, Ann\",1,0,2.5,2.5,2.5,2.5\n"
+      "\"say \"\"hi\"\"\nto\",1,0,-1.0,-1.0,-1.0,-1.0\n";
   EXPECT_EQ(r.out.substr(r.out.size() - answer.size()), answer);
   EXPECT_EQ(run("group '" + path("ex.csv") + "' --header --key who --value amount").out, answer);
   r = run("group '" + path("ex.csv") + "' --header --key who --value amount --explain --chunk-size 1K");

@@ -92,15 +92,16 @@ TEST(GroupRecords, NamedCases) {
     std::vector<record_span> got(records.size());
     thrust::copy(records.begin(), records.end(), got.begin());
     std::string shown;
-    for (auto const& r : got) shown += "[" + std::to_string(r.begin) + "," + std::to_string(r.end) + ")@" + std::to_string(r.line) + " ";
+    for (auto const& r : got)
+      shown += "[" + std::to_string(r.begin) + "," + std::to_string(r.end) + ")@" + std::to_string(r.line) + " ";
     return shown;
   };
   EXPECT_EQ(spans("a,\"x\ny\"\nb\n"), "[0,8)@0 [8,10)@2 ");  // the header's worked example
   EXPECT_EQ(spans(""), "");
   EXPECT_EQ(spans("\n"), "[0,1)@0 ");
-  EXPECT_EQ(spans("\"\"\"\n\"\n"), "[0,6)@0 ");              // a doubled quote, then a quoted newline
-  EXPECT_EQ(spans("a\r\nb\r\n"), "[0,3)@0 [3,6)@1 ");       // CR LF
-  EXPECT_EQ(spans("\"open\nno end"), "[0,12)@0 ");          // an open quote runs to the end
+  EXPECT_EQ(spans("\"\"\"\n\"\n"), "[0,6)@0 ");        // a doubled quote, then a quoted newline
+  EXPECT_EQ(spans("a\r\nb\r\n"), "[0,3)@0 [3,6)@1 ");  // CR LF
+  EXPECT_EQ(spans("\"open\nno end"), "[0,12)@0 ");     // an open quote runs to the end
 }
 
 }  // namespace

@@ -58,7 +58,8 @@ std::string check_records(std::string_view text) {
     std::vector<rowscan::group::record_span> got(records.size());
     thrust::copy(records.begin(), records.end(), got.begin());
     if (got.size() != expected.size()) {
-      return std::string(how) + ": " + std::to_string(got.size()) + " records, the reference " + std::to_string(expected.size());
+      return std::string(how) + ": " + std::to_string(got.size()) + " records, the reference " +
+             std::to_string(expected.size());
     }
     for (std::size_t r = 0; r < got.size(); ++r) {
       if (got[r].begin != expected[r].begin || got[r].end != expected[r].end || got[r].line != expected[r].line) {

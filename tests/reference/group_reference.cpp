@@ -141,8 +141,8 @@ std::string group_answer(std::vector<std::string> const& files, group_format con
       // The state machine, field by field; the first fault stops it (column: offset + 1).
       enum { start, plain, inside, closing } state = start;
       std::vector<std::string> fields;
-      std::string raw;        // the field's bytes as written between its quotes
-      std::string unquoted;   // each doubled quote once
+      std::string raw;       // the field's bytes as written between its quotes
+      std::string unquoted;  // each doubled quote once
       std::size_t raw_begin = 0, field_begin = 0;
       std::optional<std::size_t> fault;
       std::vector<number> values(format.values.size());
@@ -191,7 +191,8 @@ std::string group_answer(std::vector<std::string> const& files, group_format con
             }
             break;
           case inside:
-            if (is_quote) state = closing;
+            if (is_quote)
+              state = closing;
             else {
               raw += c;
               unquoted += c;
@@ -212,7 +213,8 @@ std::string group_answer(std::vector<std::string> const& files, group_format con
         }
       }
       if (!fault) {
-        if (state == inside) fault = field_begin;
+        if (state == inside)
+          fault = field_begin;
         else {
           if (state == start) raw_begin = rec.size();
           if (finish_field() && fields.size() < columns) fault = rec.size();
@@ -231,7 +233,8 @@ std::string group_answer(std::vector<std::string> const& files, group_format con
       auto& g = groups[key];
       g.resize(format.values.size());
       for (std::size_t j = 0; j < format.values.size(); ++j) {
-        if (values[j].missing) ++g[j].missing;
+        if (values[j].missing)
+          ++g[j].missing;
         else {
           ++g[j].count;
           g[j].present.push_back(values[j]);
@@ -248,7 +251,8 @@ std::string group_answer(std::vector<std::string> const& files, group_format con
     }
   }
   std::string out;
-  if (format.keys.size() == 1) out += "key";
+  if (format.keys.size() == 1)
+    out += "key";
   else {
     for (std::size_t k = 0; k < format.keys.size(); ++k) out += (k > 0 ? ",key" : "key") + std::to_string(k + 1);
   }
@@ -264,7 +268,8 @@ std::string group_answer(std::vector<std::string> const& files, group_format con
     for (std::size_t j = 0; j < g.size(); ++j) {
       out += shown;
       if (format.values.size() > 1) {
-        out += "," + (j < format.value_names.size() ? csv_of(format.value_names[j]) : std::to_string(format.values[j] + 1));
+        out += "," +
+               (j < format.value_names.size() ? csv_of(format.value_names[j]) : std::to_string(format.values[j] + 1));
       }
       out += "," + std::to_string(g[j].count) + "," + std::to_string(g[j].missing) + ",";
       if (g[j].count == 0) {

@@ -29,7 +29,8 @@ struct group_format {
 struct bad_record : std::runtime_error {
   bad_record(std::uint64_t line_, std::uint64_t column_)
       : std::runtime_error("bad record at line " + std::to_string(line_) + ", column " + std::to_string(column_)),
-        line(line_), column(column_) {}
+        line(line_),
+        column(column_) {}
   std::uint64_t line;
   std::uint64_t column;
 };

@@ -201,7 +201,8 @@ struct walk_fields {
         inner_end = pos;
       }
       for (std::uint32_t k = 0; k < plan.key_count; ++k) {
-        if (plan.keys[k] == field) my_keys[k] = {inner_begin, inner_end - inner_begin, inner_end - inner_begin - doubled};
+        if (plan.keys[k] == field)
+          my_keys[k] = {inner_begin, inner_end - inner_begin, inner_end - inner_begin - doubled};
       }
       for (std::uint32_t j = 0; j < plan.value_count; ++j) {
         if (plan.values[j] != field) continue;

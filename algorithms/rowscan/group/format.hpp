@@ -26,7 +26,7 @@ enum class output_format { csv, json, onebrc };
 output_format parse_output_format(std::string const& name);
 
 /// Writes the answer. value_names: each value column's name in the output (its header name or position).
-void write(std::ostream& out, summary const& answer, std::size_t key_columns, std::vector<std::string> const& value_names,
-           output_format format);
+void write(std::ostream& out, summary const& answer, std::size_t key_columns,
+           std::vector<std::string> const& value_names, output_format format);
 
 }  // namespace rowscan::group

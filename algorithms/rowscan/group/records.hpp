@@ -142,8 +142,10 @@ inline quote_interval find_records(char const* text, std::size_t size, char quot
   quote_interval const whole = text_interval(text, size, quote, ctx);
   ctx.resize(records, whole.starts[0]);
   auto const n = static_cast<std::uint32_t>(size);
-  auto intervals = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), position_interval{text, quote});
-  auto writer = thrust::make_tabulate_output_iterator(write_record_at_end{text, n, thrust::raw_pointer_cast(records.data())});
+  auto intervals =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), position_interval{text, quote});
+  auto writer =
+      thrust::make_tabulate_output_iterator(write_record_at_end{text, n, thrust::raw_pointer_cast(records.data())});
   thrust::inclusive_scan(ctx.policy(), intervals, intervals + n, writer, quote_interval_plus{});
   return whole;
 }
@@ -174,7 +176,8 @@ inline quote_interval find_records_walking(char const* text, std::size_t size, c
   }
   if (begin < size) {
     if (count == room) ctx.resize(records, room + 1);
-    thrust::raw_pointer_cast(records.data())[count++] = record_span{begin, static_cast<std::uint32_t>(size), begin_line};
+    thrust::raw_pointer_cast(records.data())[count++] =
+        record_span{begin, static_cast<std::uint32_t>(size), begin_line};
   }
   records.resize(count);
   quote_interval whole{{0, 0}, {0, 0}, {0, 0}, 0, 0};

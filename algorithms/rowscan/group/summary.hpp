@@ -30,11 +30,11 @@ constexpr char key_field_separator = '\0';
 /// How the records and fields of the input are read.
 struct text_format {
   char delimiter = ',';
-  char quote = '"';        ///< 0: no quoting (--no-quote)
-  bool header = false;     ///< every file's first record names the columns and is not data
+  char quote = '"';                   ///< 0: no quoting (--no-quote)
+  bool header = false;                ///< every file's first record names the columns and is not data
   std::vector<std::uint32_t> keys;    ///< 0-based column of each key field
   std::vector<std::uint32_t> values;  ///< 0-based column of each value
-  int scale = -1;          ///< --scale N for every value column; -1: the most digits after the point seen
+  int scale = -1;                     ///< --scale N for every value column; -1: the most digits after the point seen
 };
 
 struct summarize_options : job::job_options {
@@ -60,10 +60,10 @@ struct group_row {
 
 /// The answer, and how the run went.
 struct summary : job::run_report {
-  std::vector<group_row> rows;     ///< sorted by the key's bytes
-  std::vector<unsigned> scales;    ///< per value column: digits after the point of every figure
-  std::uint64_t records = 0;       ///< records folded (a record may span lines: quoted newlines)
-  bool keys_compared = false;      ///< two keys shared a hash and the exact fallback ran
+  std::vector<group_row> rows;   ///< sorted by the key's bytes
+  std::vector<unsigned> scales;  ///< per value column: digits after the point of every figure
+  std::uint64_t records = 0;     ///< records folded (a record may span lines: quoted newlines)
+  bool keys_compared = false;    ///< two keys shared a hash and the exact fallback ran
 };
 
 /// The same stats at a larger scale: every figure times 10^(to - from).

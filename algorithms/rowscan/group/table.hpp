@@ -91,7 +91,8 @@ void group_entries(key_table const& entries, key_table& out, grouping_scratch& s
                    context const& ctx);
 
 /// Every stats of a column times 10^power (a scale raised by power).
-void lift_scale(thrust::device_vector<stats>& column, std::size_t from, std::size_t to, unsigned power, context const& ctx);
+void lift_scale(thrust::device_vector<stats>& column, std::size_t from, std::size_t to, unsigned power,
+                context const& ctx);
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::group

@@ -86,8 +86,8 @@ class worker final : public job::block_worker {
   bool explained_;
   field_plan plan_;
   block_arrays arrays_;
-  key_table table_;     // at table_scales_
-  key_table pending_;   // grouped blocks not yet merged into table_, at scales_
+  key_table table_;                                        // at table_scales_
+  key_table pending_;                                      // grouped blocks not yet merged into table_, at scales_
   key_table entries_, block_, next_pending_, next_table_;  // a fold's own arrays, kept for the next
   grouping_scratch scratch_;
   std::vector<unsigned> scales_;

@@ -17,9 +17,9 @@ namespace {
 constexpr std::uint64_t rows_per_block = 1 << 15;
 constexpr std::uint64_t sales_stream_tag = 0x5a1e5;
 
-constexpr std::string_view surnames[] = {"Smith", "Garcia", "M\xc3\xbcller", "Nguyen", "O'Brien", "Rossi", "Kowalski",
-                                         "Tanaka", "Dubois", "Silva", "Ivanova", "Haddad", "Okafor", "Jensen",
-                                         "Popescu", "Lindqvist"};
+constexpr std::string_view surnames[] = {"Smith",    "Garcia", "M\xc3\xbcller", "Nguyen",   "O'Brien", "Rossi",
+                                         "Kowalski", "Tanaka", "Dubois",        "Silva",    "Ivanova", "Haddad",
+                                         "Okafor",   "Jensen", "Popescu",       "Lindqvist"};
 constexpr std::string_view given[] = {"Ana", "Bo", "Chloe", "Dmitri", "Eve", "Farid", "Grace", "Hiro", "Ines", "Jon"};
 // Already CSV fields: quoted where they hold a comma or a quote (doubled).
 constexpr std::string_view products[] = {"USB cable",
@@ -32,8 +32,14 @@ constexpr std::string_view products[] = {"USB cable",
                                          "Keyboard",
                                          "\"Mouse, wireless\"",
                                          "Stapler"};
-constexpr std::string_view cities[] = {"Paris", "\"Portland, OR\"", "Lagos", "\"Washington, D.C.\"", "Osaka", "Lima",
-                                       "S\xc3\xa3o Paulo", "\"Cambridge, MA\""};
+constexpr std::string_view cities[] = {"Paris",
+                                       "\"Portland, OR\"",
+                                       "Lagos",
+                                       "\"Washington, D.C.\"",
+                                       "Osaka",
+                                       "Lima",
+                                       "S\xc3\xa3o Paulo",
+                                       "\"Cambridge, MA\""};
 constexpr std::string_view notes[] = {"\"gift, wrap it\"", "\"call before \"\"delivery\"\"\"", "urgent",
                                       "\"leave at door, side gate\"", "\"deliver\nafter 5pm\""};
 
@@ -76,8 +82,10 @@ std::size_t fill_block(std::uint64_t block, sales_options const& options, std::v
     put(out, cities[random.below(8)]);
     out += ',';
     std::uint32_t const note = random.below(2000);
-    if (note == 0) put(out, notes[4]);          // the odd newline inside a quoted field
-    else if (note < 200) put(out, notes[note % 4]);
+    if (note == 0)
+      put(out, notes[4]);  // the odd newline inside a quoted field
+    else if (note < 200)
+      put(out, notes[note % 4]);
     out += ',';
     if (random.below(50) != 0) out += std::to_string(random.between(1, 20));
     out += ',';

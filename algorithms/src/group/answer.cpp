@@ -59,7 +59,8 @@ __int128 rounded_mean(value_stats const& s) {
 
 std::string decimal_text(__int128 value, unsigned scale) {
   bool const negative = value < 0;
-  unsigned __int128 magnitude = negative ? static_cast<unsigned __int128>(-(value + 1)) + 1 : static_cast<unsigned __int128>(value);
+  unsigned __int128 magnitude =
+      negative ? static_cast<unsigned __int128>(-(value + 1)) + 1 : static_cast<unsigned __int128>(value);
   std::string digits;
   do {
     digits.push_back(static_cast<char>('0' + static_cast<int>(magnitude % 10)));
@@ -85,7 +86,8 @@ summary merge_summaries(summary a, summary const& b) {
   }
   auto lift = [&](group_row row, std::vector<unsigned> const& from) {
     row.values.resize(columns);
-    for (std::size_t j = 0; j < columns; ++j) row.values[j] = rescaled(row.values[j], j < from.size() ? from[j] : 0, scales[j]);
+    for (std::size_t j = 0; j < columns; ++j)
+      row.values[j] = rescaled(row.values[j], j < from.size() ? from[j] : 0, scales[j]);
     return row;
   };
   std::vector<group_row> rows;

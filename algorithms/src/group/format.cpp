@@ -63,7 +63,8 @@ std::vector<std::string> key_fields(std::string const& key, std::size_t columns)
 /// A CSV field: as it is, or quoted (its quotes doubled) when it holds a comma, quote, CR or LF, or
 /// starts or ends with a space.
 std::string csv_field(std::string const& s) {
-  bool const quoted = s.find_first_of(",\"\r\n") != std::string::npos || (!s.empty() && (s.front() == ' ' || s.back() == ' '));
+  bool const quoted =
+      s.find_first_of(",\"\r\n") != std::string::npos || (!s.empty() && (s.front() == ' ' || s.back() == ' '));
   if (!quoted) return s;
   std::string out = "\"";
   for (char c : s) {
@@ -87,11 +88,13 @@ std::string json_or_null(std::string const& figure) { return figure.empty() ? "n
 
 }  // namespace
 
-void write(std::ostream& out, summary const& answer, std::size_t key_columns, std::vector<std::string> const& value_names,
-           output_format format) {
+void write(std::ostream& out, summary const& answer, std::size_t key_columns,
+           std::vector<std::string> const& value_names, output_format format) {
   std::size_t const values = value_names.size();
   auto scale = [&](std::size_t j) { return j < answer.scales.size() ? answer.scales[j] : 0u; };
-  auto stats = [&](group_row const& row, std::size_t j) { return j < row.values.size() ? row.values[j] : value_stats{}; };
+  auto stats = [&](group_row const& row, std::size_t j) {
+    return j < row.values.size() ? row.values[j] : value_stats{};
+  };
   if (format == output_format::onebrc) {
     out << '{';
     for (std::size_t i = 0; i < answer.rows.size(); ++i) {
@@ -120,7 +123,8 @@ void write(std::ostream& out, summary const& answer, std::size_t key_columns, st
         figures const f = figures_of(s, scale(j));
         out << keys;
         if (values > 1) out << ',' << csv_field(value_names[j]);
-        out << ',' << s.count << ',' << s.missing << ',' << f.min << ',' << f.mean << ',' << f.max << ',' << f.sum << '\n';
+        out << ',' << s.count << ',' << s.missing << ',' << f.min << ',' << f.mean << ',' << f.max << ',' << f.sum
+            << '\n';
       }
     }
     return;

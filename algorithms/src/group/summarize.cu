@@ -44,7 +44,8 @@ summary answer_of(job::worker_set<worker> const& workers, summary report) {
 }  // namespace
 
 std::vector<std::string> stage_names() {
-  return {job::setup_stage, "reader setup", "read (waiting)", job::hand_over_stage, "find records", "find fields", "group"};
+  return {job::setup_stage, "reader setup", "read (waiting)", job::hand_over_stage,
+          "find records",   "find fields",  "group"};
 }
 
 std::size_t default_chunk_size() {
@@ -54,7 +55,8 @@ std::size_t default_chunk_size() {
 }
 
 summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
-  ROWSCAN_EXPECTS(!options.format.keys.empty() && !options.format.values.empty(), "group needs a key and a value column");
+  ROWSCAN_EXPECTS(!options.format.keys.empty() && !options.format.values.empty(),
+                  "group needs a key and a value column");
   summary out;
   out.times = job::stage_times(stage_names());
   out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
@@ -64,7 +66,8 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
   });
   job::block_layout layout{out.chunk_size, carried, 0, options.format.quote};
   job::run_blocks_each(inputs, options, layout, workers.slots(), out);
-  out.scales.assign(options.format.values.size(), options.format.scale >= 0 ? static_cast<unsigned>(options.format.scale) : 0u);
+  out.scales.assign(options.format.values.size(),
+                    options.format.scale >= 0 ? static_cast<unsigned>(options.format.scale) : 0u);
   summary answer = answer_of(workers, std::move(out));
   job::timeline_mark("answer merged");
   return answer;

@@ -121,13 +121,14 @@ struct shifted_by {
 
 }  // namespace
 
-void lift_scale(thrust::device_vector<stats>& column, std::size_t from, std::size_t to, unsigned power, context const& ctx) {
+void lift_scale(thrust::device_vector<stats>& column, std::size_t from, std::size_t to, unsigned power,
+                context const& ctx) {
   if (power == 0 || from == to) return;
   __int128 factor = 1;
   for (unsigned i = 0; i < power; ++i) factor *= 10;
   thrust::transform(ctx.policy(), column.begin() + static_cast<std::ptrdiff_t>(from),
-                    column.begin() + static_cast<std::ptrdiff_t>(to), column.begin() + static_cast<std::ptrdiff_t>(from),
-                    times_power{factor});
+                    column.begin() + static_cast<std::ptrdiff_t>(to),
+                    column.begin() + static_cast<std::ptrdiff_t>(from), times_power{factor});
 }
 
 void concatenate(key_table const& a, std::vector<unsigned> const& a_scales, key_table const& b,
@@ -181,9 +182,10 @@ void group_entries(key_table const& entries, key_table& out, grouping_scratch& s
   thrust::copy(policy, entries.hashes.begin(), entries.hashes.end(), sorted_hashes.begin());
   thrust::sort_by_key(policy, sorted_hashes.begin(), sorted_hashes.end(), order.begin());
   std::uint32_t const* const order_data = thrust::raw_pointer_cast(order.data());
-  auto const shared = thrust::count_if(
-      policy, thrust::counting_iterator<std::uint32_t>(1), thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(n)),
-      hash_shared_by_other_bytes{keys, thrust::raw_pointer_cast(sorted_hashes.data()), order_data});
+  auto const shared =
+      thrust::count_if(policy, thrust::counting_iterator<std::uint32_t>(1),
+                       thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(n)),
+                       hash_shared_by_other_bytes{keys, thrust::raw_pointer_cast(sorted_hashes.data()), order_data});
   if (shared > 0) {
     thrust::sort(policy, order.begin(), order.end(), by_hash_then_bytes{keys});
     *compared = true;
@@ -218,10 +220,11 @@ void group_entries(key_table const& entries, key_table& out, grouping_scratch& s
   std::uint64_t const last_offset = read_back(out.offsets, groups - 1, ctx);
   std::uint32_t const last_size = read_back(out.sizes, groups - 1, ctx);
   ctx.resize(out.chars, last_offset + last_size);
-  thrust::for_each(policy, thrust::counting_iterator<std::uint32_t>(0),
-                   thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(groups)),
-                   copy_key_bytes{keys, thrust::raw_pointer_cast(firsts.data()), thrust::raw_pointer_cast(out.offsets.data()),
-                                  thrust::raw_pointer_cast(out.chars.data())});
+  thrust::for_each(
+      policy, thrust::counting_iterator<std::uint32_t>(0),
+      thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(groups)),
+      copy_key_bytes{keys, thrust::raw_pointer_cast(firsts.data()), thrust::raw_pointer_cast(out.offsets.data()),
+                     thrust::raw_pointer_cast(out.chars.data())});
 }
 
 ROWSCAN_SYSTEM_END

@@ -147,8 +147,12 @@ struct value_stats_at {
 }  // namespace
 
 worker::worker(context const& ctx, worker_options options, bool explained)
-    : ctx_(ctx), options_(std::move(options)), explained_(explained), plan_(plan_of(options_.format)),
-      scales_(options_.format.values.size(), options_.format.scale >= 0 ? static_cast<unsigned>(options_.format.scale) : 0u),
+    : ctx_(ctx),
+      options_(std::move(options)),
+      explained_(explained),
+      plan_(plan_of(options_.format)),
+      scales_(options_.format.values.size(),
+              options_.format.scale >= 0 ? static_cast<unsigned>(options_.format.scale) : 0u),
       table_scales_(scales_) {
   table_.columns.resize(options_.format.values.size());
   pending_.columns.resize(options_.format.values.size());
@@ -178,9 +182,10 @@ void worker::block_entries(char const* text, std::vector<unsigned> const& scales
   out.columns.resize(plan_.value_count);
   for (std::uint32_t j = 0; j < plan_.value_count; ++j) {
     ctx_.resize(out.columns[j], n);
-    thrust::transform(policy, thrust::counting_iterator<std::uint32_t>(0), thrust::counting_iterator<std::uint32_t>(n),
-                      out.columns[j].begin(),
-                      value_stats_at{kept_data, thrust::raw_pointer_cast(arrays_.values.data()), plan_.value_count, j, scales[j]});
+    thrust::transform(
+        policy, thrust::counting_iterator<std::uint32_t>(0), thrust::counting_iterator<std::uint32_t>(n),
+        out.columns[j].begin(),
+        value_stats_at{kept_data, thrust::raw_pointer_cast(arrays_.values.data()), plan_.value_count, j, scales[j]});
   }
 }
 
@@ -195,11 +200,13 @@ job::tally worker::fold(char const* text, std::size_t size) {
     stage_scope stage(ctx_, "find records");
 #if !ROWSCAN_HAS_CUB
     // A host worker is one thread: it walks (--explain shows the scan, the composition the GPU runs).
-    if (!explained_) whole = find_records_walking(text, size, plan_.quote, arrays_.records, ctx_);
+    if (!explained_)
+      whole = find_records_walking(text, size, plan_.quote, arrays_.records, ctx_);
     else
 #else
     // Without quotes every '\n' ends a record: the lines of records.hpp (a scan over 16-byte words).
-    if (plan_.quote == 0 && !explained_) whole = unquoted_records(text, size, last_byte);
+    if (plan_.quote == 0 && !explained_)
+      whole = unquoted_records(text, size, last_byte);
     else
 #endif
       whole = find_records(text, size, plan_.quote, arrays_.records, ctx_);
@@ -211,10 +218,11 @@ job::tally worker::fold(char const* text, std::size_t size) {
     ctx_.resize(arrays_.checks, rows);
     ctx_.resize(arrays_.keys, static_cast<std::size_t>(rows) * plan_.key_count);
     ctx_.resize(arrays_.values, static_cast<std::size_t>(rows) * plan_.value_count);
-    thrust::for_each(policy, thrust::counting_iterator<std::uint32_t>(0), thrust::counting_iterator<std::uint32_t>(rows),
-                     walk_fields{text, thrust::raw_pointer_cast(arrays_.records.data()), plan_,
-                                 thrust::raw_pointer_cast(arrays_.checks.data()), thrust::raw_pointer_cast(arrays_.keys.data()),
-                                 thrust::raw_pointer_cast(arrays_.values.data())});
+    thrust::for_each(
+        policy, thrust::counting_iterator<std::uint32_t>(0), thrust::counting_iterator<std::uint32_t>(rows),
+        walk_fields{text, thrust::raw_pointer_cast(arrays_.records.data()), plan_,
+                    thrust::raw_pointer_cast(arrays_.checks.data()), thrust::raw_pointer_cast(arrays_.keys.data()),
+                    thrust::raw_pointer_cast(arrays_.values.data())});
   }
 
   auto describe_record = [&](std::size_t r) {
@@ -234,10 +242,10 @@ job::tally worker::fold(char const* text, std::size_t size) {
   // across two blocks does: otherwise the chunk size would decide whether it is read.
   std::size_t overlong = rows;
   if (size > options_.carried) {
-    overlong = static_cast<std::size_t>(
-        thrust::find_if(policy, arrays_.records.begin(), arrays_.records.end(),
-                        record_longer_than{static_cast<std::uint32_t>(options_.carried)}) -
-        arrays_.records.begin());
+    overlong =
+        static_cast<std::size_t>(thrust::find_if(policy, arrays_.records.begin(), arrays_.records.end(),
+                                                 record_longer_than{static_cast<std::uint32_t>(options_.carried)}) -
+                                 arrays_.records.begin());
   }
   auto const bad_at = static_cast<std::size_t>(
       thrust::find_if(policy, arrays_.checks.begin(), arrays_.checks.end(), is_bad_record{}) - arrays_.checks.begin());
