@@ -13,6 +13,9 @@
 #    with 16 threads (scripts/group_duckdb.cjs; node and @duckdb/node-api must be there): the same count,
 #    min, max and sum per key, the mean sum / count half up (scripts/group_compare.py); their median
 #    seconds (target: rowscan at least 5x faster). DuckDB's seconds are its query's, from inside node.
+# DuckDB is not a Debian package: `npm install @duckdb/node-api` (its linux-x64 bindings ship libduckdb.so);
+# a machine without the registry gets node's binary and that node_modules carried to it (about 45 MB as
+# a .tar.xz; NODE names the binary).
 # Columns: commit,date,device,input,input_bytes,command,median_seconds
 #   LABEL=h100  ROWSCAN=build/cuda/app/rowscan  DATA_DIR=/tmp  SALES_ROWS=175000000  NODE=node
 set -euo pipefail
