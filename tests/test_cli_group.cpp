@@ -70,8 +70,8 @@ random_file make_file(std::uint64_t seed, bool fault) {
   bool const same_column = out.format.keys[0] == out.format.values[0];
   std::size_t const records = random() % 200;
   std::size_t const bad = fault && records > 0 ? random() % records : records;
-  std::vector<std::string> keys;  // few distinct keys, so that groups have several records
-  for (int k = 0; k < 12; ++k) keys.push_back(random_key(random));
+  std::vector<std::string> keys(12);  // few distinct keys, so that groups have several records
+  for (std::string& key : keys) key = random_key(random);
   for (std::size_t r = 0; r < records; ++r) {
     if (random() % 40 == 0) {
       out.text += "\n";  // a blank line: no record
