@@ -16,5 +16,6 @@ int run_command_line(int argc, char** argv);
 int stations_command(int argc, char** argv);
 int generate_command(int argc, char** argv);
 int lineitem_command(int argc, char** argv);
+int group_command(int argc, char** argv);
 
 }  // namespace rowscan::app

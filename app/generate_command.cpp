@@ -4,6 +4,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/generate/lineitem.hpp"
 #include "rowscan/generate/measurements.hpp"
+#include "rowscan/generate/sales.hpp"
 #include "rowscan/io/write_all.hpp"
 
 #include "command_line.hpp"
@@ -121,23 +122,51 @@ int generate_lineitem(int argc, char** argv) {
   return success;
 }
 
+int generate_sales(int argc, char** argv) {
+  cxxopts::Options options("rowscan generate sales",
+                           "Writes a sales CSV (RFC 4180) for `rowscan group`: a header, then order_id, customer, product, "
+                           "city, note, quantity and price, with quoted fields holding commas, doubled quotes and the odd "
+                           "newline, customers of skewed frequency, and some empty values.");
+  options.custom_help("--rows N [--keys K] [--seed S] [-o FILE]");
+  options.add_options()
+      ("rows", "number of records (required): digits, or such as 1e9 or 2.5e6", cxxopts::value<std::string>(), "N")
+      ("keys", "number of distinct customers, 1 to 10000000 (default: 100000)", cxxopts::value<std::string>(), "K")
+      ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
+      ("o,output", "output file, or - for standard output (the default, when it is not a terminal)",
+       cxxopts::value<std::string>(), "FILE");
+  auto const parsed = parse_command_line(options, argc, argv, {{"rows", "missing --rows"}}, generate_notes);
+  if (!parsed) return success;
+  auto const& args = *parsed;
+  reject_withheld_omp_num_threads();
+  generate::sales_options opts;
+  opts.rows = parse_count("rows", args["rows"].as<std::string>(), 0, std::numeric_limits<std::uint64_t>::max());
+  opts.customers = static_cast<std::uint32_t>(parse_whole_number("keys", option_text(args, "keys").value_or("100000"), 1, 10000000));
+  opts.seed = parse_seed(args);
+  write_output(output_path(args), [&](int fd, io::write_progress const& progress) {
+    generate::write_sales(fd, opts, progress);
+  });
+  return success;
+}
+
 }  // namespace
 
 int generate_command(int argc, char** argv) {
   std::string const what = argc > 1 ? argv[1] : "";
   if (what == "measurements") return generate_measurements(argc - 1, argv + 1);
   if (what == "lineitem") return generate_lineitem(argc - 1, argv + 1);
+  if (what == "sales") return generate_sales(argc - 1, argv + 1);
   constexpr char const* text = "usage: rowscan generate measurements --rows N [--stations K] [--seed S] [-o FILE]\n"
                                "       rowscan generate lineitem --scale SF [--seed S] [-o FILE]\n"
-                               "`rowscan generate measurements --help` and `rowscan generate lineitem --help` describe "
-                               "the options.\n";
+                               "       rowscan generate sales --rows N [--keys K] [--seed S] [-o FILE]\n"
+                               "`rowscan generate measurements --help`, `rowscan generate lineitem --help` and `rowscan "
+                               "generate sales --help` describe the options.\n";
   if (what == "--help" || what == "-h") {  // asked for: stdout, like every other help
     write_standard_output(text);
     return success;
   }
-  if (what.empty()) throw usage_error("generate needs a kind: measurements or lineitem");
-  throw usage_error("generate: unknown kind '" + what + "'" + did_you_mean(what, {"measurements", "lineitem"}) +
-                    " (the kinds are measurements and lineitem)");
+  if (what.empty()) throw usage_error("generate needs a kind: measurements, lineitem or sales");
+  throw usage_error("generate: unknown kind '" + what + "'" + did_you_mean(what, {"measurements", "lineitem", "sales"}) +
+                    " (the kinds are measurements, lineitem and sales)");
 }
 
 }  // namespace rowscan::app

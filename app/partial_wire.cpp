@@ -57,6 +57,46 @@ void decode(wire_reader& in, job::bad_line& line) {
   line.quote = in.text();
 }
 
+void encode(wire_writer& out, group::summary const& s) {
+  encode_report(out, s);
+  out.number(s.records);
+  out.number(s.keys_compared ? 1 : 0);
+  out.number(s.scales.size());
+  for (unsigned scale : s.scales) out.number(scale);
+  out.number(s.rows.size());
+  for (group::group_row const& row : s.rows) {
+    out.text(row.key);
+    out.number(row.values.size());
+    for (group::value_stats const& v : row.values) {
+      out.number(v.count);
+      out.number(v.missing);
+      out.raw(v.sum);
+      out.raw(v.min);
+      out.raw(v.max);
+    }
+  }
+}
+
+void decode(wire_reader& in, group::summary& s) {
+  decode_report(in, s);
+  s.records = in.number();
+  s.keys_compared = in.number() != 0;
+  s.scales.resize(in.number());
+  for (unsigned& scale : s.scales) scale = static_cast<unsigned>(in.number());
+  s.rows.resize(in.number());
+  for (group::group_row& row : s.rows) {
+    row.key = in.text();
+    row.values.resize(in.number());
+    for (group::value_stats& v : row.values) {
+      v.count = in.number();
+      v.missing = in.number();
+      v.sum = in.raw<__int128>();
+      v.min = in.raw<__int128>();
+      v.max = in.raw<__int128>();
+    }
+  }
+}
+
 void encode(wire_writer& out, stations::summary const& s) {
   encode_report(out, s);
   out.number(s.names_compared ? 1 : 0);

@@ -3,6 +3,7 @@
 // reads back exactly what it wrote (tests/test_scale_out_parts.cpp round-trips them).
 #pragma once
 
+#include "rowscan/group/summary.hpp"
 #include "rowscan/lineitem/summary.hpp"
 #include "rowscan/stations/summary.hpp"
 
@@ -15,6 +16,8 @@ void encode(wire_writer& out, stations::summary const& s);
 void decode(wire_reader& in, stations::summary& s);
 void encode(wire_writer& out, lineitem::summary const& s);
 void decode(wire_reader& in, lineitem::summary& s);
+void encode(wire_writer& out, group::summary const& s);
+void decode(wire_reader& in, group::summary& s);
 void encode(wire_writer& out, job::tally const& t);
 void decode(wire_reader& in, job::tally& t);
 void encode(wire_writer& out, job::bad_line const& line);

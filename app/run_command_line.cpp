@@ -27,18 +27,25 @@ constexpr char const* usage_text =
     "  rowscan stations FILE --explain [--format 1brc|csv] [--devices WHERE] [--no-progress] [--crlf]\n"
     "  rowscan lineitem [FILE...] --suppkey-below Z[,Z2,...] [--format text|json] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress] [--recursive] [--crlf]\n"
     "  rowscan lineitem FILE --suppkey-below Z[,Z2,...] --explain [--devices WHERE] [--crlf]\n"
+    "  rowscan group [FILE...] --key K[,K2,...] --value V[,V2,...] [--delimiter C] [--header] [--quote C|--no-quote] [--scale N] [--format csv|json|1brc] [--chunk-size BYTES] [--threads N] [--devices WHERE] [--stats] [--skip-invalid] [--no-progress] [--recursive]\n"
+    "  rowscan group FILE --key K[,K2,...] --value V[,V2,...] --explain [--delimiter C] [--header] [--quote C|--no-quote] [--scale N] [--format csv|1brc] [--devices WHERE]\n"
     "  rowscan generate measurements --rows N [--stations K] [--seed S] [-o FILE]\n"
     "  rowscan generate lineitem --scale SF [--seed S] [-o FILE]\n"
+    "  rowscan generate sales --rows N [--keys K] [--seed S] [-o FILE]\n"
     "  rowscan COMMAND --help | rowscan help COMMAND\n"
     "  rowscan --help | --version | -V\n"
     "\n"
     "commands:\n"
     "  stations  per-station min/mean/max of `name;temperature` lines, exactly (the One Billion Row Challenge)\n"
     "  lineitem  SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z of a TPC-H lineitem.tbl, exactly\n"
-    "  generate  write a realistic measurements file, or a dbgen-format lineitem.tbl of about SF x 6,000,000 rows\n"
+    "  group     exact count, missing, min, mean, max and sum of value columns by key, for any delimited file\n"
+    "            (quoted CSV included)\n"
+    "  generate  write a realistic measurements file, a dbgen-format lineitem.tbl of about SF x 6,000,000 rows,\n"
+    "            or a sales CSV with quoted fields\n"
     "\n"
     "options (`rowscan COMMAND --help` describes a command's own in full):\n"
-    "  --format FORMAT        stations: 1brc (the default), json or csv; lineitem: text (the default) or json\n"
+    "  --format FORMAT        stations: 1brc (the default), json or csv; lineitem: text (the default) or json;\n"
+    "                         group: csv (the default), json or 1brc\n"
     "  --chunk-size BYTES     text processed at once: 128 (lineitem: 256) to 2G, or 0 for the default, sized\n"
     "                         for the system (free device memory on a GPU, a few MiB per worker on the host)\n"
     "  --threads N            every thread that reads or computes, 1 to 64 (default: ROWSCAN_THREADS, or one per core)\n"
@@ -51,9 +58,14 @@ constexpr char const* usage_text =
     "  --crlf                 lines end with CR LF (Windows line endings): read them with the LF file's answer\n"
     "  --explain              every stage's arrays for a small input (4096 bytes, 64 lines at most), then the answer\n"
     "  --suppkey-below Z      lineitem: the threshold, or several as Z1,Z2,... (one answer line each)\n"
-    "  --rows N               generate measurements: the number of lines (such as 1000000 or 1e9)\n"
+    "  --key K, --value V     group: the key and value columns, positions from 1 or header names; several as K1,K2\n"
+    "  --delimiter C          group: the field delimiter, one byte (default ','; `\\t` for a tab)\n"
+    "  --header               group: every file's first record names the columns\n"
+    "  --quote C, --no-quote  group: the quote byte of quoted fields (default '\"'), or no quoting\n"
+    "  --rows N               generate measurements and sales: the number of lines (records), such as 1e9\n"
     "  --stations K           generate measurements: distinct stations, 1 to 1000000 (default: 413)\n"
-    "  --scale SF             generate lineitem: TPC-H scale factor, 0.0001 to 100000\n"
+    "  --scale SF             generate lineitem: TPC-H scale factor, 0.0001 to 100000; group: digits after the point\n"
+    "  --keys K               generate sales: distinct customers, 1 to 10000000 (default: 100000)\n"
     "  --seed S               generate: the random seed (default: 1)\n"
     "  -o, --output FILE      generate: the output file, or - for standard output (the default, not a terminal)\n"
     "  -h, --help             this help, or a command's\n"
@@ -91,14 +103,16 @@ int dispatch(int argc, char** argv) {
   if (command == "help" && argc >= 3) {
     // `rowscan help COMMAND` is `rowscan COMMAND --help`.
     std::string const topic = argv[2];
-    if (topic != "stations" && topic != "lineitem" && topic != "generate") {
-      throw usage_error("help: unknown command '" + topic + "'" + did_you_mean(topic, {"stations", "lineitem", "generate"}));
+    if (topic != "stations" && topic != "lineitem" && topic != "group" && topic != "generate") {
+      throw usage_error("help: unknown command '" + topic + "'" +
+                        did_you_mean(topic, {"stations", "lineitem", "group", "generate"}));
     }
     if (argc > 3) throw usage_error("help takes one COMMAND, not " + std::to_string(argc - 2) + " words");
     char help_flag[] = "--help";
     char* help_argv[] = {argv[2], help_flag, nullptr};
     return topic == "stations" ? stations_command(2, help_argv)
            : topic == "lineitem" ? lineitem_command(2, help_argv)
+           : topic == "group"    ? group_command(2, help_argv)
                                  : generate_command(2, help_argv);
   }
   if (command == "--help" || command == "-h" || command == "help") {
@@ -112,7 +126,7 @@ int dispatch(int argc, char** argv) {
     return success;
   }
   int code = usage;
-  bool const known = command == "stations" || command == "generate" || command == "lineitem";
+  bool const known = command == "stations" || command == "generate" || command == "lineitem" || command == "group";
   if (known) apply_thread_environment();  // ROWSCAN_THREADS, OMP_NUM_THREADS: checked for every command
   if (command == "stations") {
     code = stations_command(argc - 1, argv + 1);
@@ -120,10 +134,12 @@ int dispatch(int argc, char** argv) {
     code = generate_command(argc - 1, argv + 1);
   } else if (command == "lineitem") {
     code = lineitem_command(argc - 1, argv + 1);
+  } else if (command == "group") {
+    code = group_command(argc - 1, argv + 1);
   } else {
     std::string const options_given = command.rfind('-', 0) == 0 ? " (options come after the command)" : "";
     throw usage_error("unknown command '" + command + "'" +
-                      did_you_mean(command, {"stations", "lineitem", "generate", "help", "--help", "--version"}) +
+                      did_you_mean(command, {"stations", "lineitem", "group", "generate", "help", "--help", "--version"}) +
                       options_given);
   }
   return code;

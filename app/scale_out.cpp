@@ -94,6 +94,8 @@ std::string encode_sources(std::vector<inputs::input_source> const& sources) {
     out.number(s.size);
     out.number(s.splittable ? 1 : 0);
     out.number(s.crlf ? 1 : 0);
+    out.number(s.header ? 1 : 0);
+    out.number(static_cast<unsigned char>(s.quote));
   }
   return out.bytes();
 }
@@ -106,6 +108,8 @@ std::vector<inputs::input_source> decode_sources(std::string const& bytes) {
     s.size = in.number();
     s.splittable = in.number() != 0;
     s.crlf = in.number() != 0;
+    s.header = in.number() != 0;
+    s.quote = static_cast<char>(in.number());
   }
   return sources;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Names that share their first 16 and last 8 bytes against the same names with their varying part first,
 // folded by the system's stations path (the GPU on the CUDA build, the host workers otherwise): the ratio
-// of the two times is what the fast path's lookup is judged by (docs/performance.md, "Names that share
+// of the two times is what the fast path's lookup is judged by (docs/stations.md, "Names that share
 // their ends"). The lookup key covers every byte of a name, so the ratio stays near 1.
 //
 //   rowscan_shared_ends_ratio [ROWS] [STATIONS] [NAME_BYTES] [REPEAT] [--write PREFIX]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Fuzzes rowscan's input handling: builds tests/fuzz with clang++ (libFuzzer, ASan, UBSan, Thrust CPP
-# backend) in build/fuzz, then runs fuzz_stations and fuzz_lineitem for SECONDS each (default 30).
+# backend) in build/fuzz, then runs fuzz_stations, fuzz_lineitem and fuzz_group for SECONDS each (default 30).
 #
 #   scripts/fuzz.sh [--if-available] [SECONDS]
 #
@@ -51,10 +51,10 @@ build=build/fuzz
 export PATH="/usr/local/cuda/bin:$PATH"  # CCCL's CMake package comes with the CUDA toolkit
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
   -DCUDAToolkit_ROOT=/usr/local/cuda -DROWSCAN_BACKEND=CPP -DROWSCAN_BUILD_TESTS=OFF -DROWSCAN_BUILD_FUZZERS=ON >/dev/null
-cmake --build "$build" --target fuzz_stations fuzz_lineitem
+cmake --build "$build" --target fuzz_stations fuzz_lineitem fuzz_group
 
 status=0
-for workload in stations lineitem; do
+for workload in stations lineitem group; do
   mkdir -p "$build/corpus/$workload" "$build/artifacts"
   echo "fuzz.sh: fuzz_$workload for $seconds s"
   # -max_len: room for lines longer than the smallest chunks (128 and 256 bytes) and several of them.

@@ -47,7 +47,8 @@ def page(exe):
         ".fi",
         ".SH COMMANDS",
     ]
-    for command in (["stations"], ["lineitem"], ["generate"], ["generate", "measurements"], ["generate", "lineitem"]):
+    for command in (["stations"], ["lineitem"], ["group"], ["generate"], ["generate", "measurements"],
+                    ["generate", "lineitem"], ["generate", "sales"]):
         lines += [".SS rowscan " + " ".join(command), ".nf", roff_text(help_of(exe, command)), ".fi"]
     lines += [
         ".SH ENVIRONMENT",
@@ -73,7 +74,8 @@ def main(argv):
         if current != text:
             sys.exit(f"man_page: {out} is not the current help's page: rebuild it (scripts/man_page.py)")
         import re
-        for command in ([], ["stations"], ["lineitem"], ["generate", "measurements"], ["generate", "lineitem"]):
+        for command in ([], ["stations"], ["lineitem"], ["group"], ["generate", "measurements"], ["generate", "lineitem"],
+                        ["generate", "sales"]):
             for option in set(re.findall(r"^\s+(?:-\w, )?(--[a-z-]+)", help_of(exe, command), re.M)):
                 if option.replace("-", "\\-") not in text and option not in text:
                     sys.exit(f"man_page: {out} does not name {option}")

@@ -41,7 +41,8 @@ for command in commands:
     for path, text in texts.items():
         if not re.search(r"\b%s\b" % re.escape(command), text):
             failures.append(f"{path} does not offer the command {command}")
-for command in (["stations"], ["lineitem"], ["generate", "measurements"], ["generate", "lineitem"]):
+for command in (["stations"], ["lineitem"], ["group"], ["generate", "measurements"], ["generate", "lineitem"],
+                ["generate", "sales"]):
     for option in sorted(set(re.findall(r"^\s+(?:-\w, )?(--[a-z-]+)", help_of(command), re.M))):
         for path, text in texts.items():
             if not re.search(re.escape(option) + r"(?![a-z-])", text):

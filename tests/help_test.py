@@ -32,7 +32,9 @@ accepted = {
     "stations": ["--chunk-size", "--format", "--stats", "--threads", "--explain", "--no-progress", "--skip-invalid", "--devices", "--recursive", "--crlf", "--help"],
     "lineitem": ["--suppkey-below", "--format", "--chunk-size", "--threads", "--stats", "--explain", "--skip-invalid", "--no-progress", "--devices", "--recursive", "--crlf", "--help"],
     "generate measurements": ["--rows", "--stations", "--seed", "--output", "--help"],
+    "group": ["--key", "--value", "--delimiter", "--header", "--quote", "--no-quote", "--scale", "--format", "--explain", "--chunk-size", "--threads", "--stats", "--skip-invalid", "--no-progress", "--devices", "--recursive", "--crlf", "--help"],
     "generate lineitem": ["--scale", "--seed", "--output", "--help"],
+    "generate sales": ["--rows", "--keys", "--seed", "--output", "--help"],
 }
 top = help_of(["--help"])
 for command, options in accepted.items():
@@ -48,7 +50,7 @@ for command, options in accepted.items():
         check(option in top, f"rowscan --help does not name {option} ({command})")
 check("generate measurements --help" in help_of(["generate", "--help"]), "generate --help points to the subcommands")
 # `rowscan help COMMAND` is `rowscan COMMAND --help`; -V is --version (issue 29).
-for command in ("stations", "lineitem", "generate"):
+for command in ("stations", "lineitem", "group", "generate"):
     check(help_of(["help", command]) == help_of([command, "--help"]), f"rowscan help {command} differs from {command} --help")
 check(help_of(["-V"]) == help_of(["--version"]), "rowscan -V differs from --version")
 # The top-level help marks no shared option as one command's (issue 29).

@@ -2,6 +2,7 @@
 // The parts of the scale-out (issue 15), each against a plain reference: the stations and lineitem
 // answers merged in any grouping, the tallies of pieces across files (job::tally), the byte ranges moved to
 // line starts, the shares of the input, and the bytes partial answers travel as.
+#include "rowscan/group/summary.hpp"
 #include "rowscan/io/byte_range.hpp"
 #include "rowscan/lineitem/merge_summaries.hpp"
 #include "rowscan/stations/merge_summaries.hpp"
@@ -368,6 +369,50 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   EXPECT_TRUE(o2.opens_source);
   app::wire_reader short_bytes(out.bytes().substr(0, 5));
   EXPECT_THROW(decode(short_bytes, s2), rowscan::error);
+}
+
+TEST(PartialWire, GroupAnswersRoundTripAndMergeAtTheLargerScale) {
+  group::summary a;
+  a.scales = {1, 0};
+  a.rows = {{"k", {{2, 1, -15, -10, -5}, {1, 0, 7, 7, 7}}},
+            {std::string("x\0y", 3), {{1, 0, (__int128{1} << 100), (__int128{1} << 100), (__int128{1} << 100)}, {}}}};
+  a.records = 4;
+  a.bytes = 30;
+  app::wire_writer out;
+  encode(out, a);
+  app::wire_reader in(out.bytes());
+  group::summary a2;
+  decode(in, a2);
+  ASSERT_EQ(a2.rows.size(), 2u);
+  EXPECT_EQ(a2.rows[1].key, a.rows[1].key);
+  EXPECT_TRUE(a2.rows[1].values[0].sum == a.rows[1].values[0].sum);
+  EXPECT_EQ(a2.rows[0].values[0].missing, 1u);
+  EXPECT_EQ(a2.scales, a.scales);
+  EXPECT_EQ(a2.records, 4u);
+  EXPECT_EQ(a2.bytes, 30u);
+
+  // b has column 0 at scale 2: a's figures are lifted (times 10) before they combine.
+  group::summary b;
+  b.scales = {2, 0};
+  b.rows = {{"a", {{0, 2, 0, 0, 0}, {0, 0, 0, 0, 0}}}, {"k", {{1, 0, 125, 125, 125}, {0, 1, 0, 0, 0}}}};  // key order
+  group::summary const ab = group::merge_summaries(a, b);
+  group::summary const ba = group::merge_summaries(b, a);
+  ASSERT_EQ(ab.rows.size(), 3u);
+  EXPECT_EQ(ab.rows[0].key, "a");
+  EXPECT_EQ(ab.scales, (std::vector<unsigned>{2, 0}));
+  group::value_stats const k = ab.rows[1].values[0];
+  EXPECT_EQ(k.count, 3u);
+  EXPECT_EQ(k.missing, 1u);
+  EXPECT_TRUE(k.sum == -150 + 125 && k.min == -100 && k.max == 125);
+  EXPECT_EQ(group::decimal_text(group::rounded_mean(k), 2), "-0.08");  // -25 / 3 = -8.33, half up
+  for (std::size_t i = 0; i < ab.rows.size(); ++i) {
+    EXPECT_EQ(ab.rows[i].key, ba.rows[i].key);
+    EXPECT_TRUE(ab.rows[i].values[0].sum == ba.rows[i].values[0].sum);
+  }
+  EXPECT_EQ(group::decimal_text(-5, 3), "-0.005");
+  EXPECT_EQ(group::decimal_text(0, 0), "0");
+  EXPECT_EQ(group::rounded_mean({2, 0, -5, 0, 0}), -2);  // -2.5: half up is -2
+  EXPECT_EQ(group::rounded_mean({2, 0, 5, 0, 0}), 3);
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 // blocks (rowscan/inputs/hand_over.hpp, rowscan/job/shared_run.hpp).
 #pragma once
 
+#include "rowscan/group/explained.hpp"
+#include "rowscan/group/summary.hpp"
 #include "rowscan/job/run_report.hpp"
 #include "rowscan/lineitem/explained.hpp"
 #include "rowscan/lineitem/summary.hpp"
@@ -55,6 +57,11 @@ class engine {
   virtual stations::summary stations(job::input_sequence& inputs, stations::summarize_options const& options) const = 0;
   /// `rowscan lineitem` over each input in turn, with one set of workers.
   virtual lineitem::summary lineitem(job::input_sequence& inputs, lineitem::summarize_options const& options) const = 0;
+  /// `rowscan group` over each input in turn, with one set of workers.
+  virtual group::summary group(job::input_sequence& inputs, group::summarize_options const& options) const = 0;
+  /// `rowscan group --explain` of a small text.
+  virtual group::explained_group explain_group(std::string const& text, std::string const& label,
+                                               group::summarize_options const& options) const = 0;
   /// `rowscan stations --explain` of a small text.
   virtual stations::explained_stations explain_stations(std::string const& text, std::string const& label) const = 0;
   /// `rowscan lineitem --explain` of a small text.

@@ -25,4 +25,8 @@ std::string check_stations_input(std::string_view text);
 /// error of its own, at the line's start, for that chunk size.
 std::string check_lineitem_input(std::string_view text);
 
+/// `rowscan group` on text as a quoted CSV (key column 1, value column 2): the quote-parity records and
+/// summarize at two chunk sizes agree with the reference (group_checks.cu).
+std::string check_group_input(std::string_view text);
+
 }  // namespace fuzz

@@ -2,7 +2,7 @@
 // rowscan_fuzz_replay: runs saved inputs (the seed corpus, a fuzzer's finds) through the fuzzers' checks
 // without libFuzzer, so any compiler and any backend can replay them. CTest runs it on tests/fuzz/corpus.
 //
-//   rowscan_fuzz_replay stations|lineitem PATH...   (PATH: a file, or a directory of files)
+//   rowscan_fuzz_replay stations|lineitem|group PATH...   (PATH: a file, or a directory of files)
 // Exit code 0 when every input agrees with the reference, 1 when one does not, 2 on a usage error.
 // ROWSCAN_TEST_LIGHT=1 (tests/support/light_mode.hpp) checks each input's first 1 KiB only.
 #include "input_checks.hpp"
@@ -30,11 +30,13 @@ std::string read_bytes(std::filesystem::path const& path) {
 
 int main(int argc, char** argv) {
   std::string const workload = argc > 1 ? argv[1] : "";
-  if (argc < 3 || (workload != "stations" && workload != "lineitem")) {
-    std::cerr << "usage: rowscan_fuzz_replay stations|lineitem PATH...\n";
+  if (argc < 3 || (workload != "stations" && workload != "lineitem" && workload != "group")) {
+    std::cerr << "usage: rowscan_fuzz_replay stations|lineitem|group PATH...\n";
     return 2;
   }
-  auto const check = workload == "stations" ? fuzz::check_stations_input : fuzz::check_lineitem_input;
+  auto const check = workload == "stations"   ? fuzz::check_stations_input
+                     : workload == "lineitem" ? fuzz::check_lineitem_input
+                                              : fuzz::check_group_input;
 
   std::vector<std::filesystem::path> inputs;
   for (int i = 2; i < argc; ++i) {

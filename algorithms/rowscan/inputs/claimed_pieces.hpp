@@ -75,7 +75,8 @@ class claimed_pieces : public job::input_sequence {
       std::uint64_t const dropped = input_->dropped_before_line(e.line() - 1);
       if (dropped == 0 && opened_.begin == 0) throw;
       std::string const label = opened_.begin != 0 ? source_label(sources_[opened_.source]) : input_->label();
-      throw input_error(label, e.line(), e.byte_offset() + dropped + opened_.begin, e.why(), e.column(), e.quote());
+      throw input_error(label, e.line() + opened_.lines, e.byte_offset() + dropped + opened_.begin, e.why(), e.column(),
+                        e.quote());
     }
   }
 

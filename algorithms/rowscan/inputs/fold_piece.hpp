@@ -49,7 +49,27 @@ struct opened_piece {
   std::size_t source = 0;   ///< the piece's file (its index in the sources)
   std::uint64_t begin = 0;  ///< the text's first byte in the file: after moving to a line start, and after a byte order mark
   bool opens_file = false;  ///< the text holds the file's first line: its tally counts from byte 0, the mark included
+  std::uint64_t lines = 0;  ///< lines before the text that its tally covers (a header record's, input_source::header)
 };
+
+/// Reads a header record from fd (its position moves past it; a pipe's bytes are consumed), byte by
+/// byte up to its '\n' outside quotes: the header's bytes (0 for an empty file) and its lines.
+inline std::uint64_t read_past_header(int fd, char quote, std::string const& label, std::uint64_t& lines) {
+  std::uint64_t bytes = 0;
+  bool inside = false;
+  char c = 0;
+  for (;;) {
+    ssize_t const got = ::read(fd, &c, 1);
+    if (got < 0) throw error(label + ": cannot read the header");
+    if (got == 0) break;
+    ++bytes;
+    if (c == '\n') ++lines;
+    if (quote != 0 && c == quote) inside = !inside;
+    else if (c == '\n' && !inside) return bytes;
+  }
+  if (bytes > 0 && c != '\n') ++lines;  // a header with no record after it
+  return bytes;
+}
 
 /// Opens a piece for reading into `input`: whole, or its byte range moved to line starts, the
 /// descriptor at its first byte; `opened` says where it starts. Returns the most bytes to read,
@@ -61,6 +81,7 @@ inline std::optional<std::uint64_t> open_piece(input_source const& source, input
   if (piece.whole) {
     opened.begin = input->bom_bytes();  // positions count the file's bytes, the byte order mark included
     opened.opens_file = true;
+    if (source.header) opened.begin += read_past_header(input->fd(), source.quote, input->label(), opened.lines);
     return UINT64_MAX;
   }
   // A byte order mark is not part of the first line: a range at the file's start begins after it.
@@ -83,6 +104,7 @@ inline job::tally piece_start(opened_piece const& opened) {
   t.source = opened.source;
   t.opens_source = opened.opens_file;
   t.bytes = opened.opens_file ? opened.begin : 0;
+  t.lines = opened.opens_file ? opened.lines : 0;
   return t;
 }
 
@@ -92,7 +114,8 @@ inline job::tally piece_start(opened_piece const& opened) {
 inline job::bad_line piece_line(input_error const& e, opened_piece const& opened, io::input_file const* input) {
   std::uint64_t const dropped = input != nullptr ? input->dropped_before_line(e.line() - 1) : 0;
   std::uint64_t const lead = opened.opens_file ? opened.begin : 0;
-  return {e.line() - 1, e.byte_offset() + dropped + lead, e.why(), e.column(), e.quote(), opened.source};
+  std::uint64_t const lines = opened.opens_file ? opened.lines : 0;
+  return {e.line() - 1 + lines, e.byte_offset() + dropped + lead, e.why(), e.column(), e.quote(), opened.source};
 }
 
 /// A piece's tally, from the run's report over its text; throws the decoder's error instead if a
@@ -101,7 +124,7 @@ inline job::tally piece_tally(io::input_file const& input, opened_piece const& o
   if (auto failure = input.decode_failure()) throw error(*failure);
   job::tally t = piece_start(opened);
   t.bytes += run.bytes;
-  t.lines = run.lines;
+  t.lines += run.lines;
   t.skipped = run.skipped.count();
   for (input_error const& e : run.skipped.first()) t.first_skipped.push_back(piece_line(e, opened, &input));
   return t;

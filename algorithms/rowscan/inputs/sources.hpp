@@ -27,12 +27,21 @@ struct input_source {
   /// --crlf: lines end with CR LF, and the CRs are dropped as the file is read (io::text_options), so
   /// the file is read whole, as a stream, by one process.
   bool crlf = false;
+  /// The file's first record is a header, not data (`rowscan group --header`): it is read past before
+  /// the file's text is folded, and counts as the file's first line. Such a file is read whole.
+  bool header = false;
+  char quote = 0;  ///< the quote byte of quoted fields (0: none), for finding the header's end
 };
 
 /// How the FILE operands are read.
 struct input_settings {
   bool recursive = false;  ///< --recursive: a directory's subdirectories are read too
   bool crlf = false;       ///< --crlf
+  /// Every file is read whole by one process: its records may hold a quoted '\n', so a byte range
+  /// cannot find where its records start.
+  bool whole_files = false;
+  bool header = false;     ///< input_source::header, for every file
+  char quote = 0;          ///< input_source::quote, for every file
 };
 
 /// The operands resolved: the sources, the subdirectories left out (without --recursive), and the

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "rowscan/engine.hpp"
+#include "rowscan/group/summary.hpp"
 #include "rowscan/lineitem/merge_summaries.hpp"
 #include "rowscan/stations/merge_summaries.hpp"
 
@@ -27,6 +28,13 @@ inline workload<lineitem::summary, lineitem::summarize_options> lineitem_workloa
     return e.lineitem(inputs, options);
   };
   return {&on, run, &lineitem::merge_summaries, lineitem::empty_summary(suppkey_below)};
+}
+
+inline workload<group::summary, group::summarize_options> group_workload(engine const& on) {
+  auto run = [](engine const& e, job::input_sequence& inputs, group::summarize_options const& options) {
+    return e.group(inputs, options);
+  };
+  return {&on, run, &group::merge_summaries, group::summary{}};
 }
 
 }  // namespace rowscan::inputs

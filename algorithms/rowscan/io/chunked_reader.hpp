@@ -76,6 +76,10 @@ struct reader_options {
   /// map_file: consecutive blocks that share one mapped window (io/mapped_windows.hpp). More make fewer
   /// mmap and munmap calls; the pages of a window stay mapped until its last block is back.
   std::size_t blocks_per_window = 1;
+  /// 0: a chunk ends at any '\n'. Else the quote byte of quoted fields (RFC 4180): a chunk ends only at a
+  /// '\n' with an even number of quotes before it since the chunk's start, so that a quoted field's
+  /// newline never ends a chunk (chunks then hold whole records, and max_line bounds a record).
+  char quote = 0;
 };
 
 /// The bytes a chunked_reader of fd would read, at most max_bytes: a regular file's from the
@@ -133,6 +137,8 @@ class chunked_reader {
     bool ends = false;              ///< the reader ends with this chunk
   };
   block_cut cut_block(char const* data, std::size_t carried, std::size_t bytes, bool last) const;
+  /// cut_block for quoted records (reader_options::quote).
+  block_cut cut_quoted_block(char const* data, std::size_t carried, std::size_t bytes, bool last) const;
 
   int fd_;
   std::string label_;

@@ -31,6 +31,9 @@ class block_worker {
   /// What to tell the user when a block of chunk_size bytes and its halves ran out of memory: by default
   /// the block's arrays did, and a smaller chunk needs less. A workload whose partial answer grows (the
   /// station table) says so when that is what fills the memory, since no chunk size shrinks it.
+  /// Whether a text of whole lines may be cut in two after any '\n' (to fold it in halves when the device
+  /// runs out of memory). Not where a quoted field may hold a '\n': its text is folded whole or not at all.
+  virtual bool cuts_at_any_line() const { return true; }
   virtual std::string out_of_memory_advice(std::size_t chunk_size) const {
     (void)chunk_size;
     return "give a smaller --chunk-size";

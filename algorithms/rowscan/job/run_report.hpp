@@ -59,6 +59,9 @@ struct block_layout {
   std::size_t block_size;    ///< bytes read per block (the device holds two: one copied, one folded)
   std::size_t carried_line;  ///< the longest line carried between blocks; a longer one stops the run
   std::size_t text_padding;  ///< readable bytes the worker needs after a block's text
+  /// 0: blocks end at any '\n'. Else the quote byte of quoted fields: blocks end only at a record's end
+  /// (io::reader_options::quote), and carried_line bounds a record.
+  char record_quote = 0;
 };
 
 /// One worker's share of a run: the blocks it folded and how long it was busy folding them.

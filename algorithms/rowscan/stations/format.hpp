@@ -25,6 +25,9 @@ void write_onebrc(std::ostream& out, std::vector<station_summary> const& station
 /// of well-formed UTF-8 as U+FFFD (the replacement character). Lossy for such names: name_hex keeps them.
 std::string text_of_name(std::string const& name);
 
+/// Bytes in lowercase hexadecimal: "M\xfc" -> "4dfc".
+std::string hex_of(std::string const& bytes);
+
 /// The name's bytes in lowercase hexadecimal ("M\xfcnchen" -> "4dfc6e6368656e") where the name is not
 /// well-formed UTF-8, and "" where it is (text_of_name is then the name itself). With text_of_name it
 /// represents any name without loss in outputs that must be UTF-8 (docs/input-rules.md, "Names that

@@ -4,6 +4,7 @@
 #include "rowscan/engine.hpp"
 
 #include "rowscan/config.hpp"
+#include "rowscan/group/summarize.hpp"
 #include "rowscan/job/gpu.hpp"
 #include "rowscan/lineitem/explain.hpp"
 #include "rowscan/lineitem/summarize.hpp"
@@ -39,6 +40,13 @@ class system_engine final : public engine {
   }
   lineitem::summary lineitem(job::input_sequence& inputs, lineitem::summarize_options const& options) const override {
     return lineitem::summarize_each(inputs, options);
+  }
+  group::summary group(job::input_sequence& inputs, group::summarize_options const& options) const override {
+    return group::summarize_each(inputs, options);
+  }
+  group::explained_group explain_group(std::string const& text, std::string const& label,
+                                       group::summarize_options const& options) const override {
+    return group::explain(text, label, options);
   }
   stations::explained_stations explain_stations(std::string const& text, std::string const& label) const override {
     return stations::explain(text, label);

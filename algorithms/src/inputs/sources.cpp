@@ -89,6 +89,11 @@ resolved_inputs resolve_inputs(std::vector<std::string> const& operands, input_s
       out.sources.push_back(file_source(operand, settings.crlf));
     }
   }
+  for (input_source& source : out.sources) {
+    if (settings.whole_files || settings.header) source.splittable = false;
+    source.header = settings.header;
+    source.quote = settings.quote;
+  }
   if (out.sources.empty()) {
     std::string const skipped = out.skipped_directories.empty() ? "" : " (subdirectories are read with --recursive)";
     throw error("no input file: " + (operands.size() == 1 ? display_name(operands.front()) + " holds" : std::string("the operands hold")) +

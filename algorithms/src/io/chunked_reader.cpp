@@ -361,9 +361,39 @@ bool chunked_reader::next(text_chunk& chunk) {
   return false;
 }
 
+namespace {
+
+/// The end of the first record of data[0, size) (after its '\n'), or 0 when none ends there: the first
+/// '\n' with an even number of quotes before it.
+std::size_t first_record_end(char const* data, std::size_t size, char quote) {
+  bool inside = false;
+  for (std::size_t i = 0; i < size; ++i) {
+    if (data[i] == quote) inside = !inside;
+    else if (data[i] == '\n' && !inside) return i + 1;
+  }
+  return 0;
+}
+
+/// Where the last record of data[0, size) that ends there ends (after its '\n'), looking back no further
+/// than `from`; 0 if none ends at or after it. Records start at data[0], so a '\n' ends one when the
+/// quotes before it are even: their count over the whole text (std::count, which compilers vectorize)
+/// gives the parity at the end, and a walk back from the end undoes it quote by quote.
+std::size_t last_record_end(char const* data, std::size_t size, std::size_t from, char quote) {
+  bool odd = (std::count(data, data + size, quote) & 1) != 0;  // parity before position i, walking down
+  for (std::size_t i = size; i > from; --i) {
+    char const c = data[i - 1];
+    if (c == quote) odd = !odd;
+    else if (c == '\n' && !odd) return i;
+  }
+  return 0;
+}
+
+}  // namespace
+
 chunked_reader::block_cut chunked_reader::cut_block(char const* data, std::size_t carried, std::size_t bytes,
                                                     bool last) const {
   std::size_t const total = carried + bytes;
+  if (options_.quote != 0) return cut_quoted_block(data, carried, bytes, last);
   // The line carried into this block ends at the block's first '\n' (or runs on): it is the only
   // line that spans blocks, and it must fit max_line like the carry does.
   if (carried > 0) {
@@ -376,6 +406,24 @@ chunked_reader::block_cut chunked_reader::cut_block(char const* data, std::size_
   std::size_t const cut = newline != nullptr ? static_cast<std::size_t>(newline - data) + 1 : 0;
   std::size_t const rest = total - cut;
   if (rest > options_.max_line) return {cut, true, rest, true};  // the line after the cut does not fit the carry
+  return {cut, false, 0, false};
+}
+
+chunked_reader::block_cut chunked_reader::cut_quoted_block(char const* data, std::size_t carried, std::size_t bytes,
+                                                           bool last) const {
+  // As cut_block, with records for lines: only the carried record may span blocks, and it must fit max_line.
+  std::size_t const total = carried + bytes;
+  if (carried > 0) {
+    std::size_t const first = first_record_end(data, std::min(total, options_.max_line + 1), options_.quote);
+    std::size_t const record = first != 0 ? first : total;
+    if (record > options_.max_line) return {0, true, record, true};
+  }
+  if (last) return {total, false, 0, true};
+  // The record after the cut must fit the carry: look back at most max_line + 1 bytes.
+  std::size_t const from = total > options_.max_line + 1 ? total - options_.max_line - 1 : 0;
+  std::size_t const cut = last_record_end(data, total, from, options_.quote);
+  std::size_t const rest = total - cut;
+  if (rest > options_.max_line) return {cut, true, rest, true};
   return {cut, false, 0, false};
 }
 

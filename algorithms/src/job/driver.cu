@@ -65,7 +65,10 @@ std::size_t device_bytes_in_use() {
 // [docs:fold-in-halves]
 tally fold_block(worker_slot const& slot, char const* text, std::size_t size, std::uint64_t file_offset,
                  std::string const& label, std::size_t chunk_size) {
-  auto split_after = [&](std::size_t middle) { return line_start_after(text, middle, size, *slot.ctx); };
+  auto split_after = [&](std::size_t middle) {
+    // A worker whose records may hold a '\n' is not cut in two (size: the whole again, then the error).
+    return slot.worker->cuts_at_any_line() ? line_start_after(text, middle, size, *slot.ctx) : size;
+  };
   auto fold = [&](std::size_t begin, std::size_t end) {
     tally t = slot.worker->fold(text + begin, end - begin);
     t.bytes = end - begin;
@@ -363,6 +366,7 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   reading.block_size = block_size_for(io::bytes_ahead(fd, options.max_input_bytes), layout.block_size,
                                       shared != nullptr ? 1 : workers.size());
   reading.max_line = layout.carried_line;
+  reading.quote = layout.record_quote;
   reading.threads = reader_threads_for(options, workers.size());
   reading.max_bytes = options.max_input_bytes;
   // Page-locked under CUDA, plain on the host (run_blocks_each's ring); a shared run's ring is plain until

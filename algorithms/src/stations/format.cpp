@@ -47,18 +47,19 @@ std::string text_of_name(std::string const& name) {
   return out;
 }
 
-std::string name_hex(std::string const& name) {
-  if (is_utf8(name)) return "";
+std::string hex_of(std::string const& bytes) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(2 * name.size());
-  for (char c : name) {
+  out.reserve(2 * bytes.size());
+  for (char c : bytes) {
     auto const u = static_cast<unsigned char>(c);
     out += hex[u >> 4];
     out += hex[u & 15];
   }
   return out;
 }
+
+std::string name_hex(std::string const& name) { return is_utf8(name) ? "" : hex_of(name); }
 
 std::string json_string(std::string const& text) {
   std::string out = "\"";
