@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// How fast one core runs while others run too (issue 27's per-core scaling), in two loops that touch no
+// How fast one core runs while others run too (per-core scaling), in two loops that touch no
 // memory and share nothing:
 //   chain: one chain of dependent multiplies. It waits only for the core's clock, so its rate shows how
 //          far a clock falls as the cores fill. Two hardware threads of one physical core both run it at

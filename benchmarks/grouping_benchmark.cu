@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan grouping benchmarks (issue 28): the fast path's grouping stage over (id, tenths) rows already in
+// rowscan grouping benchmarks: the fast path's grouping stage over (id, tenths) rows already in
 // device memory, by sorting (what the fold does today) and by counting (histogram_grouping.hpp).
 //
 //   BM_sort_grouping/stations                 the fold's composition (fast_reducer::sort_rows + reduce_rows):

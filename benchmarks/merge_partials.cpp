@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The merge of MPI ranks' partial answers (issue 15): what one step of the tree costs for stations
+// The merge of MPI ranks' partial answers: what one step of the tree costs for stations
 // answers of 10,000 stations (names of up to 100 bytes, the 1BRC limits), without the network.
 //
 //   rowscan_merge_partials [STATIONS] [REPEAT]

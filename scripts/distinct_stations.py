@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Writes a stations input in which every line names a different station (issue 18).
+"""Writes a stations input in which every line names a different station.
 
 `rowscan generate measurements --rows N --stations N` repeats names (200,000 rows give about 126,000
 distinct ones), so the worst case for the station table, every name new, is written here instead:

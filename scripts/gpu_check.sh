@@ -6,7 +6,7 @@
 # stations:   `rowscan stations --stats` on generated ROWS-row files with 413 and 10,000 stations
 # lineitem:   `rowscan lineitem --stats` on a generated scale-factor-SF lineitem.tbl
 # benchmarks: every program in build/cuda/benchmarks (Google Benchmark's .so from $BENCHMARK_LIB_DIR)
-# gather:     the string-gather grid (issue 4) as CSV and a Markdown report
+# gather:     the string-gather grid as CSV and a Markdown report
 # ab:         `ab BASE_EXE ROWS SF`: whole-process medians of 5 for this build and BASE_EXE (another
 #             commit's rowscan), run by run in turn on the same hot files: ROWS rows with 413 and 10,000
 #             stations and a scale-SF lineitem.tbl; the answers must be equal
@@ -202,7 +202,7 @@ run_sanitize() {
   [ "$(count clean)" -eq "$(wc -l < "$list")" ]
 }
 
-# The string-gather grid of cudf's PR (issue 4), as CSV and a Markdown report.
+# The string-gather grid of cudf's PR, as CSV and a Markdown report.
 run_gather() {
   export LD_LIBRARY_PATH="${BENCHMARK_LIB_DIR:-$PWD/.device-deps/usr/lib/x86_64-linux-gnu}:${LD_LIBRARY_PATH:-}"
   echo "== string gather grid"

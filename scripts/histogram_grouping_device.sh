@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Issue 28 on a GPU: the fast path's grouping by sort and by histogram over (id, tenth) bins, measured at
+# On a GPU: the fast path's grouping by sort and by histogram over (id, tenth) bins, measured at
 # 413, 10,000 and 65,534 stations (docs/histogram_grouping.md). Writes into OUT:
 #
 #   scripts/histogram_grouping_device.sh OUT

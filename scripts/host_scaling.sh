@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The host engine beside other programs, core count by core count (issue 27): whole-process wall
+# The host engine beside other programs, core count by core count: whole-process wall
 # times on hot files, every program bound to the same cores with taskset and given as many threads.
 # It fetches and builds nothing: it is given the programs to run.
 #

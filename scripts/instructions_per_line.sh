@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# What a line costs one host worker, in instructions (issue 27): callgrind counts every instruction the
+# What a line costs one host worker, in instructions: callgrind counts every instruction the
 # stations job runs on a file, and this divides by the file's lines, for the whole program and for each
 # function whose name holds one of the given words. The machines this project measures on give no
 # hardware counters; an instruction count is exact and repeats, where a 2-core machine's timings swing.

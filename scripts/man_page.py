@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Writes rowscan's man page, rowscan.1, from its help text (issue 29), so that the two cannot disagree.
+"""Writes rowscan's man page, rowscan.1, from its help text, so that the two cannot disagree.
 
     scripts/man_page.py ROWSCAN_EXE OUT.1           write the page
     scripts/man_page.py ROWSCAN_EXE OUT.1 --check   fail unless OUT.1 is what the help gives now

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Peak device memory and host RSS of `rowscan stations` and `rowscan lineitem` against chunk size and
-# station count, on a GPU machine (issue 18; the CPU table is in docs/performance.md):
+# station count, on a GPU machine (the CPU table is in docs/performance.md):
 #
 #   scripts/memory_device.sh        -> $OUT/memory-h100.csv, $OUT/memory-h100.gpu.txt
 #                                      (without OUT: build/cuda/memory/)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Scale-out measurements on the device machine (issue 15, docs/scale-out.md):
+# Scale-out measurements on the device machine (docs/scale-out.md):
 #   scripts/scale_out_device.sh OUT [ROWS]
 # Builds the cuda preset with benchmarks (scripts/device_build.sh), runs the merge of 10,000-station
 # partials, then, where mpirun exists (Open MPI on PATH, or unpacked with OPAL_PREFIX set), 1 and 2 ranks

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# Help that tells the truth (issue 17):   tests/help_test.py ROWSCAN_EXE README.md
+# Help that tells the truth:   tests/help_test.py ROWSCAN_EXE README.md
 # - every help goes to stdout with exit 0;
 # - a command's help lists the options it accepts, and none of the test-only switches or a stray
 #   `--file arg`, and no default twice;
@@ -49,11 +49,11 @@ for command, options in accepted.items():
     for option in options:
         check(option in top, f"rowscan --help does not name {option} ({command})")
 check("generate measurements --help" in help_of(["generate", "--help"]), "generate --help points to the subcommands")
-# `rowscan help COMMAND` is `rowscan COMMAND --help`; -V is --version (issue 29).
+# `rowscan help COMMAND` is `rowscan COMMAND --help`; -V is --version.
 for command in ("stations", "lineitem", "group", "generate"):
     check(help_of(["help", command]) == help_of([command, "--help"]), f"rowscan help {command} differs from {command} --help")
 check(help_of(["-V"]) == help_of(["--version"]), "rowscan -V differs from --version")
-# The top-level help marks no shared option as one command's (issue 29).
+# The top-level help marks no shared option as one command's.
 for option in ("--threads", "--no-progress", "--recursive", "--crlf"):
     line = next((l for l in top.splitlines() if l.strip().startswith(option)), "")
     check(line and "stations:" not in line and "lineitem:" not in line, f"rowscan --help marks {option} as one command's")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""MPI ranks (issue 15): `mpirun -np N rowscan ...` against the one-process run, byte for byte.
+"""MPI ranks: `mpirun -np N rowscan ...` against the one-process run, byte for byte.
 
 usage: mpi_ranks_test.py ROWSCAN MPIEXEC SCENARIO [SEED]
 
@@ -135,7 +135,7 @@ def edges(d, rng):
     got = run([MPIEXEC, "-np", "2", "--oversubscribe", ROWSCAN, COMMAND, one, "-"])
     if got[0] != 2 or b"cannot be shared" not in got[2]:
         failures.append(f"standard input with 2 ranks: {got}")
-    # Issue 29: byte order marks (offsets placed once, on every rank), --crlf, dot-files and the warning
+    # Byte order marks (offsets placed once, on every rank), --crlf, dot-files and the warning
     # about a skipped subdirectory (printed once), every byte offset compared too.
     os.environ["ROWSCAN_ERROR_BYTE_OFFSETS"] = "1"
     lines = station_lines(rng, 2000)

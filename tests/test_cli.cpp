@@ -47,7 +47,7 @@ TEST_F(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(run("stations --format").exit_code, 2);
 }
 
-// Issue 29: errors name FILE:LINE:COLUMN (1-based, bytes from the line's start) and quote the line:
+// Errors name FILE:LINE:COLUMN (1-based, bytes from the line's start) and quote the line:
 // escaped (\xNN, \t, \r, \", \\), and cut with "..." after 80 characters.
 TEST_F(Cli, ErrorsNameTheColumnAndQuoteTheLineEscapedAndShortened) {
   std::string const bad_temperature =
@@ -97,7 +97,7 @@ TEST_F(Cli, StandardInputAndFormats) {
   EXPECT_EQ(r.out, "name,min,mean,max,count,sum,name_hex\na,-2.5,-2.5,-2.5,1,-2.5,\nb,1.0,1.5,2.0,2,3.0,\n");
   r = run("stations --format json -", text);
   EXPECT_EQ(r.out.front(), '[');
-  EXPECT_EQ(run("stations --format xml -", text).exit_code, 2);  // a usage error since issue 17
+  EXPECT_EQ(run("stations --format xml -", text).exit_code, 2);
 }
 
 TEST_F(Cli, StatsGoToStandardError) {
@@ -130,7 +130,7 @@ TEST_F(Cli, BadLineIsOneLineOnStderrAndNothingOnStdout) {
   auto const r = run("stations '" + path("bad.txt") + "'");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  // Line 3, column 3 (the temperature after "c;"), and the line quoted (issue 29; it said "byte 14").
+  // Line 3, column 3 (the temperature after "c;"), and the line quoted.
   EXPECT_EQ(r.err, "rowscan: error: " + path("bad.txt") +
                        ":3:3: temperature must be -99.9 to 99.9 with exactly one fractional digit (-?[0-9]{1,2}.[0-9]): "
                        "\"c;3.00\"\n");
@@ -142,7 +142,7 @@ TEST_F(Cli, MissingUnreadableAndDirectoryInputs) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find(path("missing.txt") + ": cannot open"), std::string::npos) << r.err;
-  // A directory is its files (issue 15); none at all is an error (issue 29: it answered {}); --explain
+  // A directory is its files; none at all is an error; --explain
   // reads one file and refuses a directory.
   ASSERT_EQ(mkdir(path("empty").c_str(), 0755), 0);
   r = run("stations '" + path("empty") + "'");
@@ -164,7 +164,7 @@ TEST_F(Cli, MissingUnreadableAndDirectoryInputs) {
 
 TEST_F(Cli, ChunkSizeOutOfRange) {
   auto const r = run("stations --chunk-size 10 -", "a;1.0\n");
-  EXPECT_EQ(r.exit_code, 2);  // a usage error naming the option since issue 17
+  EXPECT_EQ(r.exit_code, 2);  // a usage error naming the option
   EXPECT_NE(r.err.find("--chunk-size: '10' is out of range"), std::string::npos);
 }
 
@@ -200,7 +200,7 @@ TEST_F(Cli, GenerateThenAnswerLikeTheReference) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, expected) << chunk;
   }
-  EXPECT_EQ(run("generate measurements --rows 10 --stations 0 -o '" + path("x.txt") + "'").exit_code, 2);  // issue 17
+  EXPECT_EQ(run("generate measurements --rows 10 --stations 0 -o '" + path("x.txt") + "'").exit_code, 2);
   EXPECT_EQ(run("generate measurements --stations 3 -o '" + path("x.txt") + "'").exit_code, 2);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// gzip and zstd inputs (issue 17): told by their first bytes, decompressed on a thread ahead of the
+// gzip and zstd inputs: told by their first bytes, decompressed on a thread ahead of the
 // reader, errors located in decompressed bytes; other binary formats are refused as not text.
 // The test data is compressed here, with zlib and libzstd, so no command-line compressor is needed.
 #include "reference/lineitem_reference.hpp"
@@ -21,7 +21,7 @@
 namespace {
 
 /// Byte offsets are what these tests place: every rowscan they start adds them to its errors after the
-/// column (`FILE:LINE:COLUMN: byte OFFSET: ...`, the testing aid ROWSCAN_ERROR_BYTE_OFFSETS of issue 29).
+/// column (`FILE:LINE:COLUMN: byte OFFSET: ...`, the testing aid ROWSCAN_ERROR_BYTE_OFFSETS).
 bool const byte_offsets_in_errors = setenv("ROWSCAN_ERROR_BYTE_OFFSETS", "1", 1) == 0;
 
 using support::read_file;
@@ -191,7 +191,7 @@ TEST_F(CliCompressed, OtherBinaryFormatsAreNotText) {
   EXPECT_EQ(run("stations -", std::string("\x1f;1.0\n")).out, "{\x1f=1.0/1.0/1.0}\n");
 }
 
-// Issue 29: zstd's skippable frames, gzip's trailing zeros, and a pipe whose first write is shorter than
+// Zstd's skippable frames, gzip's trailing zeros, and a pipe whose first write is shorter than
 // the magic number.
 TEST_F(CliCompressed, ZstdSkippableFramesAreRead) {
   std::string const text = measurements(300, 9);
@@ -243,7 +243,7 @@ TEST_F(CliCompressed, APipesShortFirstWriteIsStillRecognized) {
   EXPECT_EQ(r.out, expected);
 }
 
-// Issue 29: a leading UTF-8 byte order mark is not part of the first line, in compressed text too.
+// A leading UTF-8 byte order mark is not part of the first line, in compressed text too.
 TEST_F(CliCompressed, AByteOrderMarkInsideCompressedTextIsStripped) {
   std::string const text = measurements(300, 12);
   std::string const expected = reference::stations_answer(text);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Hostile and unusual inputs, run through the rowscan executable (issue 6): every malformed input is one
+// Hostile and unusual inputs, run through the rowscan executable: every malformed input is one
 // precise line on stderr, nothing on stdout and exit code 1; every valid one is answered exactly.
 // Also: the answer is byte-identical for every chunk size and thread count.
 #include "reference/lineitem_reference.hpp"
@@ -53,7 +53,7 @@ location lineitem_reference_error(std::string const& text) {
   return {0, 0};
 }
 
-/// The errors of every rowscan this program starts carry the byte offset too (issue 29's testing aid):
+/// The errors of every rowscan this program starts carry the byte offset too (testing aid):
 /// `FILE:LINE:COLUMN: byte OFFSET: why: "quote"`, so that these tests check offsets as strictly as before.
 bool const byte_offsets_in_errors = setenv("ROWSCAN_ERROR_BYTE_OFFSETS", "1", 1) == 0;
 
@@ -337,8 +337,8 @@ TEST_F(CliInputs, LineitemNumbersInsideTheGrammar) {
 // ---- what the input is --------------------------------------------------------------------------------
 
 TEST_F(CliInputs, ADirectoryIsItsFilesAndExplainRefusesOne) {
-  // Since issue 15 a directory operand is its regular files in name order; none at all is an error since
-  // issue 29 (it answered {} and 0.00); --explain reads one file.
+  // A directory operand is its regular files in name order; none at all is an error; --explain reads
+  // one file.
   ASSERT_EQ(mkdir(path("empty").c_str(), 0755), 0);
   expect_error(run("stations '" + path("empty") + "'"), "no input file", path("empty") + " holds no file to read");
   expect_error(run("lineitem --suppkey-below 5 '" + path("empty") + "'"), "no input file",
@@ -629,7 +629,7 @@ TEST_F(CliInputs, OutOfDeviceMemoryRetriesTheChunkInHalves) {
 
 /// The memory an out-of-memory error names: the host's when the host's cores ran the job (the CPU build,
 /// and the CUDA build's small inputs), the device's on a GPU. The CPU build (`--version` says OMP)
-/// never says "device" (issue 29).
+/// never says "device".
 std::string memory_of_the_run(std::string const& err, std::string const& version) {
   bool const host = err.find("out of host memory") != std::string::npos;
   if (version.find("CUDA") == std::string::npos) {  // the cpu build: host memory only

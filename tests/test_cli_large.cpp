@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Inputs beyond 4 GiB, streamed through a pipe (issue 6): line numbers and byte offsets past 2^32 are
+// Inputs beyond 4 GiB, streamed through a pipe: line numbers and byte offsets past 2^32 are
 // reported exactly. Each test pushes about 4.3 GB through rowscan: 21 s (stations) and 27 s (lineitem)
 // on a shared 2-core machine with OMP_NUM_THREADS=2; the three CliManyLines tests push 25.8 GB each
 // (more than 2^32 lines) and are meant for the GPU machine. That is too long for every CI run, so CTest labels
@@ -18,7 +18,7 @@
 namespace {
 
 /// Past 4 GiB the byte offset is what these tests check: every rowscan they start adds it to its errors
-/// (`FILE:LINE:COLUMN: byte OFFSET: ...`, the testing aid ROWSCAN_ERROR_BYTE_OFFSETS of issue 29).
+/// (`FILE:LINE:COLUMN: byte OFFSET: ...`, the testing aid ROWSCAN_ERROR_BYTE_OFFSETS).
 bool const byte_offsets_in_errors = setenv("ROWSCAN_ERROR_BYTE_OFFSETS", "1", 1) == 0;
 
 using support::read_file;
@@ -72,7 +72,7 @@ TEST_F(CliLarge, LineitemErrorPastFourGibIsAtTheExactLineAndByte) {
       << r.err;
 }
 
-// More than 2^32 lines (issue 6): 4294967400 lines of `a;1.0` (`yes 'a;1.0' | head -n 4294967400`, here
+// More than 2^32 lines: 4294967400 lines of `a;1.0` (`yes 'a;1.0' | head -n 4294967400`, here
 // the same bytes as `head -c 25769804400`) are 25.8 GB, and a 32-bit line counter would wrap 104 lines
 // before their end. A bad line after them is line 4294967401.
 

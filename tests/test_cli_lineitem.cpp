@@ -46,7 +46,7 @@ TEST_F(CliLineitem, GenerateThenAnswerLikeTheReference) {
 }
 
 TEST_F(CliLineitem, JsonAddsRowCountsAndTimes) {
-  // Since issue 17 the sums are exact strings, and the times come only with --stats.
+  // The sums are exact strings, and the times come only with --stats.
   std::string const text = row("3", "2", "10.50") + row("9", "1", "1.00");
   auto r = run("lineitem --format json --suppkey-below 5,10 -", text);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -114,7 +114,7 @@ TEST_F(CliLineitem, BadRowIsOneLineOnStderrAndNothingOnStdout) {
   auto const r = run("lineitem --suppkey-below 5 '" + path("bad.tbl") + "'");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  std::size_t const column = 15 + 1;  // the second row's price, 1-based in its line (issue 29: was its byte offset)
+  std::size_t const column = 15 + 1;  // the second row's price, 1-based in its line
   std::string const second = row("3", "2", "10.5");  // quoted up to 80 characters
   EXPECT_NE(r.err.find(": \"" + second.substr(0, 80) + "...\"\n"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.rfind("rowscan: error: " + path("bad.tbl") + ":2:" + std::to_string(column) +
@@ -142,7 +142,7 @@ TEST_F(CliLineitem, UsageErrorsExitWithTwo) {
 }
 
 TEST_F(CliLineitem, RuntimeErrorsExitWithOne) {
-  // Out-of-range option values are usage errors naming the option since issue 17 (they exited with 1).
+  // Out-of-range option values are usage errors naming the option.
   auto r = run("lineitem --suppkey-below 5 --chunk-size 10 -", row("3", "2", "10.50"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--chunk-size: '10' is out of range"), std::string::npos) << r.err;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `rowscan stations FILE...` and `rowscan lineitem FILE...` (issue 15): several files and directories
+// `rowscan stations FILE...` and `rowscan lineitem FILE...`: several files and directories
 // give the answer of their concatenation; errors and --skip-invalid's record name the file, its line and
 // byte; a file's last line ends with the file, '\n' or not.
 #include "reference/stations_reference.hpp"
@@ -19,7 +19,7 @@
 namespace {
 
 /// Byte offsets are what these tests place: every rowscan they start adds them to its errors after the
-/// column (`FILE:LINE:COLUMN: byte OFFSET: ...`, the testing aid ROWSCAN_ERROR_BYTE_OFFSETS of issue 29).
+/// column (`FILE:LINE:COLUMN: byte OFFSET: ...`, the testing aid ROWSCAN_ERROR_BYTE_OFFSETS).
 bool const byte_offsets_in_errors = setenv("ROWSCAN_ERROR_BYTE_OFFSETS", "1", 1) == 0;
 
 using support::run_result;
@@ -99,7 +99,7 @@ TEST_F(CliManyInputs, ADirectoryIsItsRegularFilesInNameOrder) {
   run_result const r = run("stations '" + path("d") + "' --skip-invalid");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out, "{a=1.0/1.0/1.0, b=2.0/2.0/2.0}\n");
-  // The subdirectory is named in a warning (issue 29), then comes --skip-invalid's line.
+  // The subdirectory is named in a warning, then comes --skip-invalid's line.
   std::string const warning = "rowscan: warning: skipped 1 subdirectory (read them with --recursive): " + path("d/sub") + "\n";
   EXPECT_EQ(r.err.rfind(warning + "rowscan: skipped 1 invalid line: " + path("d/a") + ":2:1: byte 6: ", 0), 0u) << r.err;
   run_result const empty = run("stations '" + path("d/sub") + "' '" + path("d/sub/c") + "'");

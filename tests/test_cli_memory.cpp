@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Peak memory of `rowscan stations` with every name distinct, at small chunk sizes (issue 18): the
+// Peak memory of `rowscan stations` with every name distinct, at small chunk sizes: the
 // station table grows in every block, which once made the pool cache a new block per chunk (4.5 GB for
 // 200,000 names at 16 KiB chunks). Each run's peak RSS, from wait4's rusage of that child alone, must
 // stay under peak_memory_bound (rowscan/stations/memory_bound.hpp): 2 C + W (12 C + 640 S + 12 N) + 32 MiB.

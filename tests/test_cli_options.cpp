@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// One exit-code rule for every subcommand (issue 17): 0 an answer, 1 bad input or a runtime error, 2 a
+// One exit-code rule for every subcommand: 0 an answer, 1 bad input or a runtime error, 2 a
 // usage error. Every option's bad value is a usage error whose message names the option.
 #include "support/cli_fixture.hpp"
 
@@ -101,7 +101,7 @@ TEST_F(CliOptions, EveryBadValueIsAUsageErrorNamingItsOption) {
 
 TEST_F(CliOptions, SizesTakeBinarySuffixes) {
   std::string const text = "b;1.0\na;-2.5\nb;2.0\n";
-  // Every suffix is binary (issue 29 added KB, MB and GB as the same units as K, M and G).
+  // Every suffix is binary: KB, MB and GB are the same units as K, M and G.
   for (char const* size : {"0", "128", "1K", "1k", "1KiB", "1KB", "1kb", "64M", "64MiB", "64MB", "64mb", "2G", "2GB",
                            "2147483648"}) {
     auto const r = run(std::string("stations --chunk-size ") + size + " -", text);
@@ -122,7 +122,7 @@ TEST_F(CliOptions, MegabytesAreMebibytes) {
   EXPECT_EQ(run("stations --chunk-size 2GiB -", "a;1.0\n").exit_code, 0);
 }
 
-// Issue 29: the habits of other command-line tools.
+// The habits of other command-line tools.
 TEST_F(CliOptions, CommandLineHabits) {
   write_file(path("m.txt"), "a;1.0\n");
   std::string const m = " '" + path("m.txt") + "'";
@@ -164,7 +164,7 @@ TEST_F(CliOptions, CommandLineHabits) {
   }
 }
 
-// Issue 29: one setting for CPU use. --threads N (or ROWSCAN_THREADS=N) is N host workers and N
+// One setting for CPU use. --threads N (or ROWSCAN_THREADS=N) is N host workers and N
 // readers; a bad value of it or of OMP_NUM_THREADS is a usage error.
 TEST_F(CliOptions, ThreadsSetsEveryThreadAndBadValuesAreUsageErrors) {
   std::string text;

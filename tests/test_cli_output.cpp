@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What rowscan writes, when writing fails: every write to stdout or to an output file is checked and
 // named (`rowscan: error: standard output: cannot write: ...`, exit 1), and `generate -o FILE` never
-// leaves a partial file behind (issue 17).
+// leaves a partial file behind.
 #include "support/cli_fixture.hpp"
 
 #include <gtest/gtest.h>

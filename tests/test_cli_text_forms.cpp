@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Issue 29: the forms text comes in. A leading UTF-8 byte order mark is stripped from every input;
+// The forms text comes in. A leading UTF-8 byte order mark is stripped from every input;
 // directories skip dot-files and name the subdirectories they leave out (read with --recursive), and
 // no input file at all is an error; --crlf reads CR LF files with the LF file's answer.
 #include "reference/lineitem_reference.hpp"
@@ -19,7 +19,7 @@
 namespace {
 
 /// Byte offsets are what these tests place: every rowscan they start adds them to its errors after the
-/// column (`FILE:LINE:COLUMN: byte OFFSET: ...`, the testing aid ROWSCAN_ERROR_BYTE_OFFSETS of issue 29).
+/// column (`FILE:LINE:COLUMN: byte OFFSET: ...`, the testing aid ROWSCAN_ERROR_BYTE_OFFSETS).
 bool const byte_offsets_in_errors = setenv("ROWSCAN_ERROR_BYTE_OFFSETS", "1", 1) == 0;
 
 using support::read_file;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The device-memory pool (rowscan/memory_pool.hpp, issue 18): size classes for large requests, so a
+// The device-memory pool (rowscan/memory_pool.hpp): size classes for large requests, so a
 // growing array reuses the block it gave back, and release_unused for the classes it grew out of.
 #include "rowscan/context.hpp"
 #include "rowscan/memory_pool.hpp"

@@ -17,7 +17,7 @@ TEST(OptionValues, SizesWithBinarySuffixes) {
   EXPECT_EQ(parse_size("s", "64MiB", 0, any), 64u << 20);
   EXPECT_EQ(parse_size("s", "2G", 0, any), std::uint64_t{2} << 30);
   EXPECT_EQ(parse_size("s", "18446744073709551615", 0, any), any);
-  // KB, MB and GB are the same binary units (issue 29); "1KB" was a bad size before.
+  // KB, MB and GB are the same binary units; "1KB" was a bad size before.
   EXPECT_EQ(parse_size("s", "1KB", 0, any), 1024u);
   EXPECT_EQ(parse_size("s", "64MB", 0, any), 64u << 20);
   EXPECT_EQ(parse_size("s", "64mb", 0, any), 64u << 20);

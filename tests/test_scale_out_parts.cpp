@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The parts of the scale-out (issue 15), each against a plain reference: the stations and lineitem
+// The parts of the scale-out, each against a plain reference: the stations and lineitem
 // answers merged in any grouping, the tallies of pieces across files (job::tally), the byte ranges moved to
 // line starts, the shares of the input, and the bytes partial answers travel as.
 #include "rowscan/group/summary.hpp"

@@ -376,7 +376,7 @@ void expect_reference_error(std::string const& text, std::vector<std::size_t> ch
     } catch (rowscan::input_error const& e) {
       EXPECT_EQ(e.line(), line) << e.what();
       EXPECT_EQ(e.byte_offset(), offset) << e.what();
-      // FILE:LINE:COLUMN: why: "quote" (issue 29; the offset is byte_offset(), above).
+      // FILE:LINE:COLUMN: why: "quote" (the offset is byte_offset(), above).
       EXPECT_EQ(std::string(e.what()).rfind(support::position_of("input.txt", line, text, offset), 0), 0u) << e.what();
       EXPECT_EQ(e.column(), support::column_of(text, offset)) << e.what();
       EXPECT_EQ(e.quote(), support::quote_of(text, offset)) << e.what();

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Every allocation failure is one `rowscan: error:` line with exit code 1 (issue 29):
+# Every allocation failure is one `rowscan: error:` line with exit code 1:
 #   tests/ulimit_sweep_test.sh ROWSCAN_EXE [ROUNDS]
 # Runs rowscan under a sweep of `ulimit -v` limits, with two compute threads and small chunks over many
 # distinct names (so that the general grouper's merge sorts inside OpenMP regions while memory runs out),

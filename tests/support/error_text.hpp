@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The position and quote an input error gives a bad line (issue 29), written out independently of
+// The position and quote an input error gives a bad line, written out independently of
 // rowscan/error.hpp so that the tests check its rules: `FILE:LINE:COLUMN: why: "the line"`, the column
 // 1-based in bytes from the line's start, the quote escaped and cut after 80 characters with "...".
 #pragma once

@@ -220,7 +220,7 @@ struct workload_names {
 
 /// Every chunk size, reader thread count and query gives the reference's answer over the valid lines,
 /// the reference's count of bad lines, and its first five positions, in messages that start with
-/// "LABEL:LINE:COLUMN: " and end with the line's quote (issue 29); the valid and the skipped lines add up to the input's lines.
+/// "LABEL:LINE:COLUMN: " and end with the line's quote; the valid and the skipped lines add up to the input's lines.
 template <class W>
 void expect_reference_skipping(std::string const& text, std::vector<std::size_t> const& chunk_sizes,
                                std::vector<unsigned> const& threads = {1, 2},
