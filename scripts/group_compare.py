@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# Compares `rowscan group --format csv` (one value column) with scripts/group_duckdb.cjs's rows:
+# Compares `rowscan group --format csv` (one value column) with DuckDB's rows (scripts/group_duckdb.cjs's,
+# '|' between the columns, or scripts/duckdb_query.c's, a tab between them):
 #   scripts/group_compare.py ROWSCAN_CSV DUCKDB_ROWS
 # count, min, max and sum per key must be equal (DuckDB's empty figures are rowscan's), and rowscan's mean
 # must be sum / count rounded half up at the sum's scale. Exit 1 on the first difference.
@@ -12,12 +13,14 @@ ours = {}
 with open(sys.argv[1], newline="", encoding="utf-8", errors="surrogateescape") as f:
     rows = csv.reader(f)
     next(rows)
-    for key, count, _missing, lo, mean, hi, total in rows:
-        ours[key] = (count, lo, mean, hi, total)
+    for key, count, _missing, lo, mean, hi, total, key_hex in rows:
+        ours[bytes.fromhex(key_hex).decode("utf-8", "surrogateescape") if key_hex else key] = (count, lo, mean, hi, total)
 duck = {}
 with open(sys.argv[2], encoding="utf-8", errors="surrogateescape") as f:
     for line in f:
-        key, count, lo, hi, total = line.rstrip("\n").rsplit("|", 4)
+        separator = "\t" if "\t" in line else "|"
+        key, count, lo, hi, total = line.rstrip("\n").rsplit(separator, 4)
+        lo, hi, total = ("" if v == "NULL" else v for v in (lo, hi, total))
         duck[key] = (count, lo, hi, total)
 failures = 0
 if set(ours) != set(duck):

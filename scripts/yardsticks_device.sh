@@ -14,8 +14,8 @@
 #   many       1e8 rows with 1,000,000 stations: rowscan against DuckDB's GROUP BY over read_csv
 #   shared     1e8 rows of 10,000 names that share their first 16 and last 8 bytes, against the same
 #              names with the varying part first (rowscan_shared_ends_ratio: a build with benchmarks)
-#   group      `rowscan group` on the 413-station file against `rowscan stations`, and on a generated
-#              sales CSV against DuckDB (the same count, min, max and sum per key)
+#   group      scripts/group_device.sh: `rowscan group` on the 413-station file against `rowscan
+#              stations`, and on a generated sales CSV against DuckDB (the same count, min, max and sum)
 # DATA_DIR (/tmp) holds the generated files, ROWSCAN the binary (build/cuda/app/rowscan).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -100,19 +100,8 @@ for part in "${parts[@]}"; do
     group)
       file=$data/measurements-1e9-413.txt
       generate 1000000000 413 "$file"
-      scripts/host_scaling.sh "$out/group.csv" "$cores" 5 "$file" -- \
-          "stations=$exe stations {file}" \
-          "group=$exe group {file} --delimiter ';' --key 1 --value 2 --no-quote --format 1brc" 2>&1 | tee -a "$out/group.log"
-      sales=$data/sales.csv
-      [ -s "$sales" ] || "$exe" generate sales --rows "${SALES_ROWS:-175000000}" -o "$sales"
-      cat "$sales" >/dev/null
-      ours=$(for run in 1 2 3 4 5; do wall_seconds "$exe" group "$sales" --header --key customer --value price; done | median)
-      sql="SELECT customer, count(price), min(price), max(price), sum(price) FROM read_csv('$sales', header=true, types={'price': 'DECIMAL(18,2)'}) GROUP BY customer ORDER BY customer"
-      theirs=$(duckdb_seconds "$sql")
-      row group rowscan sales.csv "$(stat -c %s "$sales")" "$ours"
-      row group "duckdb-$cores-threads" sales.csv "$(stat -c %s "$sales")" "$theirs"
-      "$exe" group "$sales" --header --key customer --value price > "$out/sales.rowscan"
-      "$bin/duckdb_query" "$cores" "$sql" > "$out/sales.duckdb" 2>/dev/null
+      OUT=$out/group DATA_DIR=$data MEASUREMENTS=$file DUCKDB_QUERY=$bin/duckdb_query ROWSCAN=$exe \
+        scripts/group_device.sh 2>&1 | tee -a "$out/group.log"
       ;;
     *) echo "yardsticks: unknown part '$part'" >&2 ;;
   esac
