@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The GPU's answers against the host engine's, byte for byte, for every workload and the inputs that take
+# each path, on a GPU machine with a built `cuda` preset (a quick check before timing anything):
+#
+#   scripts/devices_agree_device.sh [ROWSCAN]      (default build/cuda/app/rowscan; files in DATA_DIR, /tmp)
+#
+# stations: 1e7 rows of 413 and of 10,000 stations, 1e6 rows of 1,000,000 stations (the general path);
+# group: the 10,000-station file as `--delimiter ';' --no-quote` (the same bytes as stations in the 1brc
+# form) and a generated sales CSV; lineitem: scale factor 1. Prints one line per check, and exits 1 if any
+# answer differs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+exe=${1:-build/cuda/app/rowscan}
+data=${DATA_DIR:-/tmp}
+failed=0
+
+# same NAME ARGS...: the command's answer with --devices gpu and with --devices cpu.
+same() {
+  local name=$1
+  shift
+  "$exe" "$@" --devices gpu > "$data/agree-gpu" 2> "$data/agree-gpu.err"
+  local gpu=$?
+  "$exe" "$@" --devices cpu > "$data/agree-cpu" 2> "$data/agree-cpu.err"
+  local cpu=$?
+  if [ "$gpu" -eq 0 ] && [ "$cpu" -eq 0 ] && cmp -s "$data/agree-gpu" "$data/agree-cpu"; then
+    echo "same: $name ($(wc -c < "$data/agree-gpu") bytes)"
+  else
+    echo "DIFFERENT: $name (exit $gpu / $cpu): $(head -c 300 "$data/agree-gpu.err")"
+    failed=1
+  fi
+}
+
+"$exe" generate measurements --rows 10000000 --stations 413 -o "$data/agree-413.txt"
+"$exe" generate measurements --rows 10000000 --stations 10000 -o "$data/agree-10k.txt"
+"$exe" generate measurements --rows 1000000 --stations 1000000 -o "$data/agree-1m.txt"
+"$exe" generate sales --rows 2000000 -o "$data/agree-sales.csv"
+"$exe" generate lineitem --scale 1 -o "$data/agree-lineitem.tbl"
+same "stations 413" stations "$data/agree-413.txt"
+same "stations 10,000" stations "$data/agree-10k.txt"
+same "stations 1,000,000 (general path)" stations "$data/agree-1m.txt"
+same "stations 10,000, json" stations "$data/agree-10k.txt" --format json
+same "group 10,000 as name;temperature" group "$data/agree-10k.txt" --delimiter ';' --key 1 --value 2 --no-quote --format 1brc
+same "group sales" group "$data/agree-sales.csv" --header --key customer --value price
+same "group sales, two keys, two values" group "$data/agree-sales.csv" --header --key customer,city --value quantity,price
+same "lineitem SF 1" lineitem "$data/agree-lineitem.tbl" --suppkey-below 100,5000,10001
+"$exe" group "$data/agree-10k.txt" --delimiter ';' --key 1 --value 2 --no-quote --format 1brc --devices gpu |
+  cmp -s - <("$exe" stations "$data/agree-10k.txt" --devices gpu) && echo "same: group 1brc = stations" ||
+  { echo "DIFFERENT: group 1brc against stations"; failed=1; }
+exit $failed
