@@ -61,12 +61,12 @@ TEST(Format, NamesThatAreNotUtf8KeepTheirBytesInHex) {
   };
   for (auto const& c : {named_case{"\xff", fffd, "ff"},
                         named_case{"\x80", fffd, "80"},                            // a lone continuation byte
-                        named_case{"\xc0\xaf", fffd + fffd, "c0af"},               // an overlong '/'
-                        named_case{"\xc3(", fffd + "(", "c328"},                   // a truncated sequence
-                        named_case{"\xed\xa0\x80", fffd + fffd + fffd, "eda080"},  // an encoded surrogate
-                        named_case{"\xf4\x90\x80\x80", fffd + fffd + fffd + fffd, "f4908080"},  // above U+10FFFF
-                        named_case{"a\xe2\x82", "a" + fffd + fffd, "61e282"},      // cut by the end
-                        named_case{"M\xfcnchen", "M" + fffd + "nchen", "4dfc6e6368656e"}}) {
+                        named_case{"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd", "c0af"},  // an overlong '/'
+                        named_case{"\xc3(", "\xef\xbf\xbd(", "c328"},  // a truncated sequence
+                        named_case{"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "eda080"},  // an encoded surrogate
+                        named_case{"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "f4908080"},  // above U+10FFFF
+                        named_case{"a\xe2\x82", "a\xef\xbf\xbd\xef\xbf\xbd", "61e282"},  // cut by the end
+                        named_case{"M\xfcnchen", "M\xef\xbf\xbdnchen", "4dfc6e6368656e"}}) {
     EXPECT_EQ(text_of_name(c.bytes), c.text) << c.hex;
     EXPECT_EQ(name_hex(c.bytes), c.hex);
   }
