@@ -15,11 +15,11 @@ exe=${1:-build/cuda/app/rowscan}
 data=${DATA_DIR:-/tmp}
 failed=0
 
-# same NAME ARGS...: the command's answer with --devices gpu and with --devices cpu.
+# same NAME ARGS...: the command's answer with --devices gpu (GPU, or another value) and with --devices cpu.
 same() {
   local name=$1
   shift
-  "$exe" "$@" --devices gpu > "$data/agree-gpu" 2> "$data/agree-gpu.err"
+  "$exe" "$@" --devices "${GPU:-gpu}" > "$data/agree-gpu" 2> "$data/agree-gpu.err"
   local gpu=$?
   "$exe" "$@" --devices cpu > "$data/agree-cpu" 2> "$data/agree-cpu.err"
   local cpu=$?
@@ -41,8 +41,11 @@ same "stations 10,000" stations "$data/agree-10k.txt"
 same "stations 1,000,000 (general path)" stations "$data/agree-1m.txt"
 same "stations 10,000, json" stations "$data/agree-10k.txt" --format json
 same "group 10,000 as name;temperature" group "$data/agree-10k.txt" --delimiter ';' --key 1 --value 2 --no-quote --format 1brc
-same "group sales" group "$data/agree-sales.csv" --header --key customer --value price
-same "group sales, two keys, two values" group "$data/agree-sales.csv" --header --key customer,city --value quantity,price
+# Quoted input is grouped on the host's cores (docs/group.md, "Limits"): auto takes them, gpu is refused.
+GPU=auto same "group sales (auto)" group "$data/agree-sales.csv" --header --key customer --value price
+GPU=auto same "group sales, two keys, two values (auto)" group "$data/agree-sales.csv" --header --key customer,city --value quantity,price
+"$exe" group "$data/agree-sales.csv" --header --key customer --value price --devices gpu > /dev/null 2>&1
+[ $? -eq 2 ] && echo "refused: group sales --devices gpu" || { echo "NOT REFUSED: group sales --devices gpu"; failed=1; }
 same "lineitem SF 1" lineitem "$data/agree-lineitem.tbl" --suppkey-below 100,5000,10001
 "$exe" group "$data/agree-10k.txt" --delimiter ';' --key 1 --value 2 --no-quote --format 1brc --devices gpu |
   cmp -s - <("$exe" stations "$data/agree-10k.txt" --devices gpu) && echo "same: group 1brc = stations" ||

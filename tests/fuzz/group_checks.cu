@@ -56,7 +56,7 @@ std::string check_records(std::string_view text) {
   thrust::device_vector<rowscan::group::record_span> records;
   auto compare = [&](char const* how) -> std::string {
     std::vector<rowscan::group::record_span> got(records.size());
-    thrust::copy(records.begin(), records.end(), got.begin());
+    if (!records.empty()) thrust::copy(records.begin(), records.end(), got.begin());  // no null begin() to copy into
     if (got.size() != expected.size()) {
       return std::string(how) + ": " + std::to_string(got.size()) + " records, the reference " +
              std::to_string(expected.size());
