@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <unistd.h>
@@ -67,6 +68,19 @@ constexpr char const* generate_notes =
     "was. Without -o the output goes to standard output (not to a terminal: give -o - for that). On a terminal,\n"
     "stderr shows the bytes written, the share done and the time left.\n";
 
+/// Adds the options every generator shares (--seed, -o) after its own, parses (nothing when --help was
+/// asked for), and checks the thread settings before anything is written.
+std::optional<cxxopts::ParseResult> parse_generator(cxxopts::Options& options, int argc, char** argv,
+                                                    required_option const& required) {
+  options.add_options()
+      ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
+      ("o,output", "output file, or - for standard output (the default, when it is not a terminal)",
+       cxxopts::value<std::string>(), "FILE");
+  auto parsed = parse_command_line(options, argc, argv, {required}, generate_notes);
+  if (parsed) reject_withheld_omp_num_threads();
+  return parsed;
+}
+
 std::uint64_t parse_seed(cxxopts::ParseResult const& args) {
   return parse_whole_number("seed", option_text(args, "seed").value_or("1"), 0, std::numeric_limits<std::uint64_t>::max());
 }
@@ -78,16 +92,12 @@ int generate_measurements(int argc, char** argv) {
   options.custom_help("--rows N [--stations K] [--seed S] [-o FILE]");
   options.add_options()
       ("rows", "number of lines (required): digits, or such as 1e9 or 2.5e6", cxxopts::value<std::string>(), "N")
-      ("stations", "number of distinct stations, 1 to 1000000 (default: 413)", cxxopts::value<std::string>(), "K")
-      ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
-      ("o,output", "output file, or - for standard output (the default, when it is not a terminal)",
-       cxxopts::value<std::string>(), "FILE");
-  auto const parsed = parse_command_line(options, argc, argv, {{"rows", "missing --rows"}}, generate_notes);
+      ("stations", "number of distinct stations, 1 to 1000000 (default: 413)", cxxopts::value<std::string>(), "K");
+  auto const parsed = parse_generator(options, argc, argv, {"rows", "missing --rows"});
   if (!parsed) return success;
   auto const& args = *parsed;
 
   generate::measurements_options opts;
-  reject_withheld_omp_num_threads();
   opts.rows = parse_count("rows", args["rows"].as<std::string>(), 0, std::numeric_limits<std::uint64_t>::max());
   opts.stations = static_cast<std::uint32_t>(parse_whole_number("stations", option_text(args, "stations").value_or("413"), 1, 1000000));
   opts.seed = parse_seed(args);
@@ -104,15 +114,11 @@ int generate_lineitem(int argc, char** argv) {
   options.custom_help("--scale SF [--seed S] [-o FILE]");
   options.add_options()
       ("scale", "TPC-H scale factor, 0.0001 to 100000 (required; 0.01 makes about 60,000 rows)",
-       cxxopts::value<std::string>(), "SF")
-      ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
-      ("o,output", "output file, or - for standard output (the default, when it is not a terminal)",
-       cxxopts::value<std::string>(), "FILE");
-  auto const parsed = parse_command_line(options, argc, argv, {{"scale", "missing --scale"}}, generate_notes);
+       cxxopts::value<std::string>(), "SF");
+  auto const parsed = parse_generator(options, argc, argv, {"scale", "missing --scale"});
   if (!parsed) return success;
   auto const& args = *parsed;
 
-  reject_withheld_omp_num_threads();
   generate::lineitem_options opts;
   opts.scale = parse_decimal("scale", args["scale"].as<std::string>(), 0.0001, 100000);  // the scale factor's range
   opts.seed = parse_seed(args);
@@ -130,14 +136,10 @@ int generate_sales(int argc, char** argv) {
   options.custom_help("--rows N [--keys K] [--seed S] [-o FILE]");
   options.add_options()
       ("rows", "number of records (required): digits, or such as 1e9 or 2.5e6", cxxopts::value<std::string>(), "N")
-      ("keys", "number of distinct customers, 1 to 10000000 (default: 100000)", cxxopts::value<std::string>(), "K")
-      ("seed", "random seed, a whole number (default: 1)", cxxopts::value<std::string>(), "S")
-      ("o,output", "output file, or - for standard output (the default, when it is not a terminal)",
-       cxxopts::value<std::string>(), "FILE");
-  auto const parsed = parse_command_line(options, argc, argv, {{"rows", "missing --rows"}}, generate_notes);
+      ("keys", "number of distinct customers, 1 to 10000000 (default: 100000)", cxxopts::value<std::string>(), "K");
+  auto const parsed = parse_generator(options, argc, argv, {"rows", "missing --rows"});
   if (!parsed) return success;
   auto const& args = *parsed;
-  reject_withheld_omp_num_threads();
   generate::sales_options opts;
   opts.rows = parse_count("rows", args["rows"].as<std::string>(), 0, std::numeric_limits<std::uint64_t>::max());
   opts.customers = static_cast<std::uint32_t>(parse_whole_number("keys", option_text(args, "keys").value_or("100000"), 1, 10000000));
