@@ -314,18 +314,9 @@ int group_command(int argc, char** argv) {
   if (!answer) return success;  // not rank 0: rank 0 writes the answer
   auto& result = *answer;
 
-  auto const output_start = std::chrono::steady_clock::now();
-  std::ostringstream text;  // all of it, or nothing on stdout
-  group::write(text, result, format.keys.size(), value_names, output);
-  write_standard_output(text.str());
-  job::timeline_mark("answer written");
-  report_skipped(result.skipped);
-  auto const end = std::chrono::steady_clock::now();
-  result.times.add("output", std::chrono::duration<double>(end - output_start).count());
-  if (opts.time_stages) {
-    print_stats("group", headline(result, on.on_gpu()), result, std::chrono::duration<double>(end - start).count());
-    print_rank_figures("group", ranks_report);
-  }
+  deliver_answer(
+      "group", result, [&](std::ostream& out) { group::write(out, result, format.keys.size(), value_names, output); },
+      [&](group::summary const& s) { return headline(s, on.on_gpu()); }, opts.time_stages, start, ranks_report);
   return success;
 }
 

@@ -15,13 +15,19 @@
 #include "rowscan/error.hpp"
 
 #include "rowscan/inputs/fold_share.hpp"
+#include "command_line.hpp"
+#include "output.hpp"
 #include "partial_wire.hpp"
 #include "ranks.hpp"
+#include "stats.hpp"
+#include "rowscan/job/timeline.hpp"
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -53,6 +59,26 @@ std::vector<rank_figures> gather_figures(rank_figures const& mine);
 
 /// With several ranks, prints to stderr one line per rank (bytes, lines, seconds) and the merge's time.
 void print_rank_figures(char const* command, scale_out_report const& report);
+
+/// Rank 0's last steps of a job command: the answer formatted whole before anything reaches stdout (an
+/// error prints nothing there), --skip-invalid's line, the output stage's time, and with --stats the
+/// stages and the ranks' figures. write(std::ostream&) formats result; headline(result) is --stats' line.
+template <class Result, class Write, class Headline>
+void deliver_answer(char const* command, Result& result, Write const& write, Headline const& headline, bool time_stages,
+                    std::chrono::steady_clock::time_point start, scale_out_report const& ranks_report) {
+  auto const output_start = std::chrono::steady_clock::now();
+  std::ostringstream text;
+  write(text);
+  write_standard_output(text.str());
+  job::timeline_mark("answer written");
+  report_skipped(result.skipped);
+  auto const end = std::chrono::steady_clock::now();
+  result.times.add("output", std::chrono::duration<double>(end - output_start).count());
+  if (time_stages) {
+    print_stats(command, headline(result), result, std::chrono::duration<double>(end - start).count());
+    print_rank_figures(command, ranks_report);
+  }
+}
 
 /// The bytes of a share, or 0 when one of its pieces' text size is unknown (compressed, a stream).
 std::uint64_t share_bytes(std::vector<inputs::input_source> const& sources, std::vector<inputs::input_piece> const& share);

@@ -127,19 +127,9 @@ int stations_command(int argc, char** argv) {
   if (!answer) return success;  // not rank 0: rank 0 writes the answer
   auto& result = *answer;
 
-  // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
-  auto const output_start = std::chrono::steady_clock::now();
-  std::ostringstream text;
-  stations::write(text, result.stations, format);
-  write_standard_output(text.str());
-  job::timeline_mark("answer written");
-  report_skipped(result.skipped);
-  auto const end = std::chrono::steady_clock::now();
-  result.times.add("output", std::chrono::duration<double>(end - output_start).count());
-  if (opts.time_stages) {
-    print_stats("stations", headline(result, on.on_gpu()), result, std::chrono::duration<double>(end - start).count());
-    print_rank_figures("stations", ranks_report);
-  }
+  deliver_answer(
+      "stations", result, [&](std::ostream& out) { stations::write(out, result.stations, format); },
+      [&](stations::summary const& s) { return headline(s, on.on_gpu()); }, opts.time_stages, start, ranks_report);
   return success;
 }
 
