@@ -147,19 +147,6 @@ std::string shown_byte(char c) {
   return std::string(1, c);
 }
 
-/// The engine that folds this input. Quoted input runs on the host's cores: on the GPU its records came
-/// out short of the host's on generated sales files of 1,000 rows and more (docs/group.md, "Limits"),
-/// so until that is found, --devices auto takes the host engine for it and --devices gpu is refused.
-engine const& engine_for(group::text_format const& format, cxxopts::ParseResult const& args, engine const& chosen) {
-  if (format.quote == '\0' || !chosen.on_gpu()) return chosen;
-  std::string const devices = option_text(args, "devices").value_or("auto");
-  if (devices != "auto" || host_engine() == nullptr) {
-    throw usage_error("--devices " + devices + ": quoted input is grouped on the host's cores only (--devices cpu or auto), "
-                      "or give --no-quote if the file has no quoted fields");
-  }
-  return *host_engine();
-}
-
 /// --explain: the quote-parity scan at every byte, the records, their fields, then the answer.
 void write_explained(std::ostream& out, std::string const& text, group::explained_group const& e,
                      group::summarize_options const& options, std::vector<std::string> const& value_names,
@@ -265,7 +252,7 @@ int group_command(int argc, char** argv) {
       parse_choice("format", option_text(args, "format").value_or("csv"), {"csv", "json", "1brc"}));
 
   apply_threads_option(args);
-  engine const& on = engine_for(format, args, choose_engine(args, file_operands(args), args.count("stats") > 0));
+  engine const& on = choose_engine(args, file_operands(args), args.count("stats") > 0);
   if (args.count("explain")) {
     // --explain's arrays are text for a reader: a JSON document cannot hold them as they are printed.
     if (output == group::output_format::json) throw usage_error("--explain prints text; it cannot be combined with --format json");

@@ -3,6 +3,7 @@
 // quote-parity scan's algebra, find_records, and whole blocks folded by a worker.
 #include "reference/group_reference.hpp"
 #include "rowscan/context.hpp"
+#include "rowscan/generate/sales.hpp"
 #include "rowscan/group/records.hpp"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -56,6 +59,106 @@ TEST(GroupRecords, QuoteIntervalPlusIsAssociativeOnRandomTriples) {
     quote_interval_plus const plus;
     EXPECT_TRUE(same(plus(plus(a, b), c), plus(a, plus(b, c)))) << "seed " << seed << ", runs at " << i << ", " << j;
     EXPECT_TRUE(same(plus(plus(a, b), c), fold_of(text, 0, n))) << "seed " << seed;
+  }
+}
+
+/// Every text of up to 7 bytes over quote, newline and a letter, cut into three runs every way: the
+/// two groupings agree with each other and with the left-to-right fold.
+TEST(GroupRecords, QuoteIntervalPlusIsAssociativeOnEveryShortText) {
+  static char const alphabet[] = {'"', '\n', 'a'};
+  quote_interval_plus const plus;
+  for (std::size_t n = 0; n <= 7; ++n) {
+    std::size_t texts = 1;
+    for (std::size_t k = 0; k < n; ++k) texts *= 3;
+    for (std::size_t code = 0; code < texts; ++code) {
+      std::string text(n, 'a');
+      for (std::size_t k = 0, c = code; k < n; ++k, c /= 3) text[k] = alphabet[c % 3];
+      quote_interval const whole = fold_of(text, 0, n);
+      for (std::size_t i = 0; i <= n; ++i) {
+        for (std::size_t j = i; j <= n; ++j) {
+          quote_interval const a = fold_of(text, 0, i), b = fold_of(text, i, j), c = fold_of(text, j, n);
+          ASSERT_TRUE(same(plus(plus(a, b), c), whole)) << "text of code " << code << ", runs at " << i << ", " << j;
+          ASSERT_TRUE(same(plus(a, plus(b, c)), whole)) << "text of code " << code << ", runs at " << i << ", " << j;
+        }
+      }
+    }
+  }
+}
+
+/// The interval of text[begin, end) combined in a random bracketing (a random split, each half
+/// recursively), as a parallel scan may group it.
+quote_interval randomly_bracketed(std::string const& text, std::size_t begin, std::size_t end, std::mt19937_64& random) {
+  if (end - begin == 1) return rowscan::group::position_interval{text.data(), '"'}(static_cast<std::uint32_t>(begin));
+  std::size_t const middle = begin + 1 + random() % (end - begin - 1);
+  quote_interval const left = randomly_bracketed(text, begin, middle, random);
+  return quote_interval_plus{}(left, randomly_bracketed(text, middle, end, random));
+}
+
+TEST(GroupRecords, AnyBracketingOfALongTextGivesTheFold) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937_64 random(seed);
+    std::string const text = random_text(random, 1 + random() % 5000);
+    EXPECT_TRUE(same(randomly_bracketed(text, 0, text.size(), random), fold_of(text, 0, text.size())))
+        << "seed " << seed << ", " << text.size() << " bytes";
+  }
+}
+
+/// Why the whole text's interval comes from the scan and never from a reduce: the combine is not
+/// commutative, and a GPU reduce combines positions in another order (records.hpp).
+TEST(GroupRecords, QuoteIntervalPlusIsNotCommutative) {
+  std::string const text = "\"\na";
+  quote_interval const quote = fold_of(text, 0, 1), rest = fold_of(text, 1, 3);
+  EXPECT_EQ(quote_interval_plus{}(quote, rest).starts[0], 1u);  // the '\n' is quoted: one record
+  EXPECT_EQ(quote_interval_plus{}(rest, quote).starts[0], 2u);
+}
+
+/// find_records against the reference's records, checked record by record.
+void expect_reference_records(std::string const& text, char quote, thrust::device_vector<record_span>& records,
+                              thrust::device_vector<quote_interval>& whole, std::string const& what) {
+  rowscan::context ctx;
+  thrust::device_vector<char> device(text.begin(), text.end());
+  quote_interval const got_whole =
+      rowscan::group::find_records(thrust::raw_pointer_cast(device.data()), text.size(), quote, records, whole, ctx);
+  std::vector<record_span> got(records.size());
+  if (!got.empty()) thrust::copy(records.begin(), records.end(), got.begin());
+  auto const expected = reference::split_records(text, quote);
+  ASSERT_EQ(got.size(), expected.size()) << what;
+  for (std::size_t r = 0; r < got.size(); ++r) {
+    ASSERT_EQ(got[r].begin, expected[r].begin) << what << ", record " << r;
+    ASSERT_EQ(got[r].end, expected[r].end) << what << ", record " << r;
+    ASSERT_EQ(got[r].line, expected[r].line) << what << ", record " << r;
+  }
+  EXPECT_EQ(got_whole.starts[0], expected.size()) << what;
+  EXPECT_EQ(got_whole.lines, static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n'))) << what;
+  auto const quotes = quote == 0 ? 0 : std::count(text.begin(), text.end(), quote);
+  EXPECT_EQ(got_whole.quotes, static_cast<std::uint32_t>(quotes % 2)) << what;
+}
+
+/// A generated sales CSV (quoted fields, doubled quotes, the odd quoted newline) of `rows` records.
+std::string sales_text(std::uint64_t rows, std::uint64_t seed) {
+  std::FILE* file = std::tmpfile();
+  rowscan::generate::write_sales(fileno(file), {rows, 1000, seed});
+  std::string text(static_cast<std::size_t>(std::ftell(file)), '\0');
+  std::rewind(file);
+  text.resize(std::fread(text.data(), 1, text.size(), file));
+  std::fclose(file);
+  return text;
+}
+
+/// Texts of many scan tiles on a GPU (and several of its reduce's): generated sales files, and random
+/// quotes and newlines, found in turn with the same arrays (a larger block's records left in them).
+TEST(GroupRecords, FindRecordsOnTextsOfManyTiles) {
+  thrust::device_vector<record_span> records;
+  thrust::device_vector<quote_interval> whole;
+  for (std::uint64_t rows : {20000u, 1000u, 30u}) {
+    std::string const text = sales_text(rows, rows);
+    expect_reference_records(text, '"', records, whole, "sales, " + std::to_string(rows) + " rows");
+    expect_reference_records(text, '\0', records, whole, "sales without quoting, " + std::to_string(rows) + " rows");
+  }
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    std::mt19937_64 random(seed);
+    std::string const text = random_text(random, std::size_t{1} << (12 + seed));
+    expect_reference_records(text, '"', records, whole, "random text, seed " + std::to_string(seed));
   }
 }
 

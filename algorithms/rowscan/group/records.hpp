@@ -10,7 +10,11 @@
 // entry parity s, how many records start in the run and where the latest starts (and how many lines,
 // counting every '\n', came before that start). Two runs compose like functions: the right run is
 // entered with the parity the left one leaves, s ^ left.quotes. Function composition is associative, so
-// the scan may combine runs in any grouping, in blocks on a GPU or in order on one thread.
+// the scan may combine runs in any grouping, in blocks on a GPU or in order on one thread. It is not
+// commutative, so it is never given to a reduce: thrust::reduce and CUB's DeviceReduce assume a
+// commutative operator (a GPU thread reduces positions a tile apart, not neighbours). The whole text's
+// interval is the scan's last element instead, and the record array is sized beforehand by a count of
+// the '\n's, which bounds the records (docs/group.md, "The quote-parity scan").
 //
 // Worked example, text `a,"x\ny"\nb\n` (quote '"'), the scan's output at each position for entry parity 0
 // (what --explain prints):
@@ -34,12 +38,12 @@
 #include "rowscan/error.hpp"
 #include "rowscan/read_back.hpp"
 
+#include <thrust/count.h>
 #include <thrust/device_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/tabulate_output_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
-#include <thrust/transform_reduce.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -108,46 +112,54 @@ struct position_interval {
 };
 
 /// Receives the scanned interval of [0, i] and writes the record that ends at i: at an even-parity
-/// '\n', or at the text's last byte.
+/// '\n', or at the text's last byte, where it also keeps the interval of the whole text.
 struct write_record_at_end {
   char const* text;
   std::uint32_t size;
   record_span* out;
+  quote_interval* whole;
   ROWSCAN_HD void operator()(std::uint32_t i, quote_interval const& scanned) const {
     // The parity entering i + 1 is that of [0, i]; the '\n' at i is not a quote.
-    bool const ends = i + 1 == size || (text[i] == '\n' && scanned.quotes == 0);
-    if (ends) out[scanned.starts[0] - 1] = record_span{scanned.start[0], i + 1, scanned.lines_before[0]};
+    bool const last = i + 1 == size;
+    if (last || (text[i] == '\n' && scanned.quotes == 0)) {
+      out[scanned.starts[0] - 1] = record_span{scanned.start[0], i + 1, scanned.lines_before[0]};
+    }
+    if (last) *whole = scanned;
   }
 };
 
-/// The summary of the whole of text[0, size) entered with even parity: its record count is starts[0],
-/// its lines lines, and quotes says whether a quoted field is still open at its end.
-inline quote_interval text_interval(char const* text, std::size_t size, char quote, context const& ctx) {
-  quote_interval const empty{{0, 0}, {0, 0}, {0, 0}, 0, 0};  // the combine's identity
-  return thrust::transform_reduce(ctx.policy(), thrust::counting_iterator<std::uint32_t>(0),
-                                  thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(size)),
-                                  position_interval{text, quote}, empty, quote_interval_plus{});
-}
-
-/// Finds the records of text[0, size) (device memory), which starts at a record's start: count them
-/// (a reduce of the intervals), then one inclusive scan that writes each where it ends. Returns the
-/// whole text's interval (its lines, and whether a quote is left open).
+/// Finds the records of text[0, size) (device memory), which starts at a record's start, in one
+/// inclusive scan that writes each where it ends. A record starts at 0 and after some '\n's, so a count
+/// of the '\n's (a commutative sum) sizes `records`; the scan's last element, kept in `whole`, gives
+/// their number. Returns the whole text's interval (its records, its lines, and whether a quote is
+/// left open).
 inline quote_interval find_records(char const* text, std::size_t size, char quote,
-                                   thrust::device_vector<record_span>& records, context const& ctx) {
+                                   thrust::device_vector<record_span>& records,
+                                   thrust::device_vector<quote_interval>& whole, context const& ctx) {
   if (size > std::numeric_limits<std::uint32_t>::max() - 1) throw error("group: a block of more than 4 GiB");
   if (size == 0) {
     records.resize(0);
     return quote_interval{{0, 0}, {0, 0}, {0, 0}, 0, 0};
   }
-  quote_interval const whole = text_interval(text, size, quote, ctx);
-  ctx.resize(records, whole.starts[0]);
+  auto const newlines = static_cast<std::size_t>(thrust::count(ctx.policy(), text, text + size, '\n'));
+  ctx.resize(records, newlines + 1);
+  ctx.grow(whole, 1);
   auto const n = static_cast<std::uint32_t>(size);
   auto intervals =
       thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), position_interval{text, quote});
-  auto writer =
-      thrust::make_tabulate_output_iterator(write_record_at_end{text, n, thrust::raw_pointer_cast(records.data())});
+  auto writer = thrust::make_tabulate_output_iterator(write_record_at_end{
+      text, n, thrust::raw_pointer_cast(records.data()), thrust::raw_pointer_cast(whole.data())});
   thrust::inclusive_scan(ctx.policy(), intervals, intervals + n, writer, quote_interval_plus{});
-  return whole;
+  quote_interval const out = read_back(whole, 0, ctx);
+  records.resize(out.starts[0]);  // shrinking writes nothing
+  return out;
+}
+
+/// find_records with a slot of its own for the whole text's interval.
+inline quote_interval find_records(char const* text, std::size_t size, char quote,
+                                   thrust::device_vector<record_span>& records, context const& ctx) {
+  thrust::device_vector<quote_interval> whole;
+  return find_records(text, size, quote, records, whole, ctx);
 }
 
 #if !ROWSCAN_HAS_CUB

@@ -43,6 +43,7 @@ struct worker_options {
 /// A block's records and their fields, kept between blocks so that steady state does not reallocate.
 struct block_arrays {
   thrust::device_vector<record_span> records;
+  thrust::device_vector<quote_interval> whole;  ///< find_records' slot for the block's interval
   thrust::device_vector<record_check> checks;
   thrust::device_vector<key_field> keys;
   thrust::device_vector<parsed_value> values;

@@ -209,7 +209,7 @@ job::tally worker::fold(char const* text, std::size_t size) {
       whole = unquoted_records(text, size, last_byte);
     else
 #endif
-      whole = find_records(text, size, plan_.quote, arrays_.records, ctx_);
+      whole = find_records(text, size, plan_.quote, arrays_.records, arrays_.whole, ctx_);
   }
   out.lines = whole.lines + (last_byte != '\n' ? 1 : 0);
   auto const rows = static_cast<std::uint32_t>(arrays_.records.size());
