@@ -263,8 +263,11 @@ int run(int argc, char** argv) {
     std::cerr << "MISMATCH: " << what << " at " << bytes << " bytes\n";
     all_ok = false;
   };
-  auto emit = [&](samples::measurement const& m) {
-    if (opt.csv) samples::print_csv_row("size_sweep", device, m);
+  auto emit = [&](samples::measurement const& m) {  // a CSV row, or a line of the table
+    if (opt.csv) {
+      samples::print_csv_row("size_sweep", device, m);
+      return;
+    }
     report << "  " << std::setw(11) << m.variant << std::setw(12) << m.bytes << " bytes " << std::fixed
            << std::setprecision(4) << std::setw(10) << m.ms << " ms " << std::setprecision(2) << std::setw(9)
            << m.gb_per_s() << " GB/s\n"
