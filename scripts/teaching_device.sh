@@ -22,9 +22,9 @@
 #                                    compute-sanitizer's report of the same run (if it is installed)
 #   OUT/scan_ladder-h100.csv         Blelloch's three passes against CUB's one, 2^28 uint32      -> docs/scan.md
 #   OUT/size_sweep-h100.csv (+ .txt) copy, reduce, scan, sort and the stations fast path, 1 KiB to 1 GiB
-#                                    (doubling)                        -> docs/performance.md, docs/charts/
+#                                    (doubling)                          -> docs/size_sweep.md, docs/charts/
 #   OUT/grid_launch-h100.txt         `occupancy --grid 65536,1` and `--grid 1,65536`: the launches of
-#                                    docs/occupancy.md's exercise 3
+#                                    docs/occupancy.md's exercise 3 (copy it to docs/data/ as well)
 #
 #   LABEL=h100  REPEAT=10  PRIVATIZATION_ROWS=100000000  STATION_ROWS=100000000  DATA_DIR=/tmp
 #   SCAN_SIZE=268435456 (values)  SWEEP_SIZE=1073741824 (bytes)
@@ -32,8 +32,9 @@
 #   PARTS="scan_trace privatization occupancy sticky bank_conflicts stations_steps_10k divergence scan_ladder
 #          size_sweep grid" (the default: all; name some to run only those, and build only their samples)
 #
-# Then, in the repository: cp OUT/*.csv docs/data/ && scripts/docs_snippets.py && scripts/charts.sh,
-# and add the csv-select tables that the pages name. Needs the CUDA toolkit at /usr/local/cuda, CMake,
+# Then, in the repository: cp OUT/*.csv docs/data/ && scripts/docs_snippets.py && scripts/charts.sh
+# (size_sweep's chart is drawn by scripts/size_sweep_chart.py, which needs only Python), and add the
+# csv-select tables that the pages name. Needs the CUDA toolkit at /usr/local/cuda, CMake,
 # Ninja and cxxopts (.device-deps/usr serves as the prefix where the Debian packages are missing, as in
 # scripts/device_build.sh); ncu is optional (without it the divergence CSV is left out).
 set -euo pipefail
