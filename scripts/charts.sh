@@ -14,7 +14,8 @@
 # device-to-device copy, bytes read + written) is not a bar: it is that device's copy rate, drawn as a
 # labelled dashed line on every chart that has the device, or named in the title when every bar is
 # under a tenth of it. The title names the rows' commits and dates (every CSV ends in commit,date).
-# Only measured rows are drawn: the CSVs hold no modelled values. Needs gnuplot
+# Only measured rows are drawn: the CSVs hold no modelled values. The size sweep's files are drawn as
+# lines over input sizes (scripts/size_sweep_chart.py, at the end), not as bars. Needs gnuplot
 # (Debian: gnuplot-nox, or scripts/bootstrap.sh --charts). Not part of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,7 +55,7 @@ done < <(cut -d, -f3 "$work/rows.csv" | sort -u)
 while IFS=$'\t' read -r device rate stamp; do
   copy[$device]=$rate
   copy_stamp[$device]=$stamp
-done < <(awk -F, '$4 == "device_copy" { printf "%s\t%.0f\tcommit %s, %s\n", $3, $8, $(NF - 1), substr($NF, 1, 10) }' "$work/rows.csv")
+done < <(awk -F, '$4 == "device_copy" && $2 != "size_sweep" { printf "%s\t%.0f\tcommit %s, %s\n", $3, $8, $(NF - 1), substr($NF, 1, 10) }' "$work/rows.csv")
 
 while IFS=$'\t' read -r sample suffix; do
   name=$sample
@@ -124,7 +125,7 @@ colours = "$bar_colours"
 plot for [c=2:$columns] "$work/$name.tsv" using c:xtic(1) title columnheader(c) linecolor rgb word(colours, c - 1)$copy_lines
 EOF
   echo "charts: docs/charts/$name.svg"
-done < <(awk -F, '{ print $2 "\t" $1 }' "$work/rows.csv" | awk '!seen[$0]++')
+done < <(awk -F, '$2 != "size_sweep" { print $2 "\t" $1 }' "$work/rows.csv" | awk '!seen[$0]++')
 
 # The string-gather grid (docs/data/benchmarks/string_gather-LABEL.csv, Google Benchmark's CSV): a heat
 # map of the automatic strategy's share of a plain copy of the same bytes, per string count and average
@@ -195,3 +196,12 @@ python3 scripts/scaling_chart.py docs/data/host_engine-h100.csv s10k.txt docs/ch
 python3 scripts/scaling_chart.py docs/data/host_engine-h200x2.csv s413.txt docs/charts/host_scaling_413-h200x2.svg \
   "The same on 32 cores: 413 stations, 2.8 GB"
 echo "charts: docs/charts/host_scaling_*.svg"
+
+# Throughput against input size (samples/size_sweep; docs/performance.md, "Throughput against input
+# size"): lines over a log axis of sizes, as moderngpu draws its primitives, not bars.
+for sweep in docs/data/size_sweep-*.csv; do
+  label=$(basename "$sweep" .csv)
+  python3 scripts/size_sweep_chart.py "$sweep" "docs/charts/$label.svg" \
+    "Throughput against input size, ${label#size_sweep-}: copy, reduce, scan, sort, the stations fast path"
+  echo "charts: docs/charts/$label.svg"
+done

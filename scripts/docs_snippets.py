@@ -18,7 +18,8 @@ output, which CTest checks the sample still prints). Marker lines inside a quote
   <!-- /csv-table -->
 
 renders a CSV file in the samples' --csv format (sample,device,variant,items,bytes,ms,gb_per_s) as a
-table (Nsight Compute's counters from scripts/ncu_summary.py as a table of kernels); a file that does not exist yet renders as a line saying so. A file with the reduction ladder's
+table (Nsight Compute's counters from scripts/ncu_summary.py as a table of kernels; samples/size_sweep's
+rows as one row per input size and one column per primitive); a file that does not exist yet renders as a line saying so. A file with the reduction ladder's
 extra columns (rung, change, pct_of_copy, step_speedup, ...) renders in Harris's format instead: one
 table per run, with the time, GB/s, % of the copy's rate, step and cumulative speedup. A file with
 `commit` and `date` columns shows them.
@@ -129,6 +130,8 @@ def table(arg):
         return ladder_table(rows)
     if PROFILE_COLUMNS <= rows[0].keys():
         return profile_table(rows)
+    if rows[0].get("sample") == "size_sweep":
+        return sweep_table(rows)
     dated = {"commit", "date"} <= rows[0].keys()
     out = ["| device | variant | items | MB read | ms | GB/s |" + (" commit | date |" if dated else ""),
            "| --- | --- | ---: | ---: | ---: | ---: |" + (" --- | --- |" if dated else "")]
@@ -203,6 +206,29 @@ def value(arg):
         raise DocsError(f"value '{arg}': no column {column} in {path}")
     text = found[0][column]
     return format(float(text), spec) if spec else text
+
+
+def sweep_table(rows):
+    """samples/size_sweep's CSV: one row per input size (a power of two; the stations fast path's text is
+    cut at the last line end within it), one column per primitive, each cell GB/s and ms."""
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    cells = {}
+    for r in rows:
+        size = int(r["bytes"]) // (2 if r["variant"] == "device_copy" else 1)  # the copy's bytes: read + written
+        nominal = 1 << max(0, (size - 1).bit_length())
+        cells[nominal, r["variant"]] = f"{number(r['gb_per_s'], 2)} ({number(r['ms'], 4)} ms)"
+    devices = sorted({r["device"] for r in rows})
+    stamps = sorted({(r.get("commit", ""), r.get("date", "")[:10]) for r in rows})
+    out = [f"{', '.join(devices)}; GB/s of input read (ms), GB = 1e9 bytes; the copy's GB/s counts bytes read + written:",
+           "", "| input | " + " | ".join(f"`{v}`" for v in variants) + " |",
+           "| ---: |" + " ---: |" * len(variants)]
+    for size in sorted({k[0] for k in cells}):
+        label = next(f"{size >> shift:,} {unit}" for shift, unit in ((30, "GiB"), (20, "MiB"), (10, "KiB"), (0, "B"))
+                     if size >= 1 << shift)
+        out.append(f"| {label} | " + " | ".join(cells.get((size, v), "-") for v in variants) + " |")
+    out.append("")
+    out.append("Measured at " + "; ".join(f"`{c}` ({d})" for c, d in stamps) + ".")
+    return "\n".join(out) + "\n"
 
 
 LADDER_COLUMNS = {"rung", "change", "input_bytes", "pct_of_copy", "step_speedup", "step_vs", "cumulative_speedup",

@@ -6,7 +6,8 @@
 #
 #   SAMPLE: reduction_ladder, chunk_by_four_ways, stations_steps (default: all three), and on request
 #           stations_steps_10k (steps 1, 3 and 4 on 10,000 stations), privatization (413 and 41,343
-#           stations, docs/privatization.md)
+#           stations, docs/privatization.md), scan_ladder (docs/scan.md, "Measured"), size_sweep
+#           (throughput against input size, 1 KiB to SWEEP_SIZE bytes: docs/performance.md)
 #   on a GPU machine:   scripts/samples_csv.sh build/cuda h100 "$OUT"
 #   some samples only:  scripts/samples_csv.sh build/cuda h100 "$OUT" stations_steps chunk_by_four_ways
 #   then, in the repo:  cp OUT_DIR/*.csv docs/data/ && scripts/charts.sh && scripts/docs_snippets.py
@@ -16,7 +17,8 @@
 # mismatch); the device steps of the 1BRC pipeline are checked against the std::map step's answer.
 # The defaults suit one GPU with 40 GB or more; the variables below shrink them (the CPU numbers in
 # docs/data were taken with REDUCTION_SIZE=67108864 CHUNK_BY_SIZE=33554432 STATION_ROWS=1000000 REPEAT=5;
-# privatization-cpu.csv with PRIVATIZATION_ROWS=16777216 REPEAT=3).
+# privatization-cpu.csv with PRIVATIZATION_ROWS=16777216 REPEAT=3; scan_ladder-cpu.csv with SCAN_SIZE=67108864;
+# size_sweep-cpu.csv with SWEEP_SIZE=1073741824 REPEAT=10).
 # The stations steps' input is generated under DATA_DIR (default /tmp) and removed afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,8 +31,8 @@ samples=("$@")
 [ ${#samples[@]} -eq 0 ] && samples=(reduction_ladder chunk_by_four_ways stations_steps)
 for s in "${samples[@]}"; do
   case $s in
-    reduction_ladder | chunk_by_four_ways | stations_steps | stations_steps_10k | privatization) ;;
-    *) echo "samples_csv: unknown sample '$s' (reduction_ladder, chunk_by_four_ways, stations_steps, stations_steps_10k, privatization)" >&2; exit 2 ;;
+    reduction_ladder | chunk_by_four_ways | stations_steps | stations_steps_10k | privatization | scan_ladder | size_sweep) ;;
+    *) echo "samples_csv: unknown sample '$s' (reduction_ladder, chunk_by_four_ways, stations_steps, stations_steps_10k, privatization, scan_ladder, size_sweep)" >&2; exit 2 ;;
   esac
 done
 wanted() {
@@ -42,6 +44,8 @@ reduction_size=${REDUCTION_SIZE:-268435456}   # 1 GiB of uint32 digits
 chunk_by_size=${CHUNK_BY_SIZE:-1073741824}    # 1 GiB of text, about 67 million lines
 station_rows=${STATION_ROWS:-100000000}       # about 1.4 GB of measurements, 413 stations
 privatization_rows=${PRIVATIZATION_ROWS:-100000000}  # (id, tenths) rows of 4 bytes
+scan_size=${SCAN_SIZE:-268435456}             # 1 GiB of uint32
+sweep_size=${SWEEP_SIZE:-1073741824}          # the sweep's largest input, bytes (a power of two)
 repeat=${REPEAT:-10}
 data=${DATA_DIR:-/tmp}
 mkdir -p "$out"
@@ -84,6 +88,16 @@ station_steps() {
   done
   rm -f "$input" "$answer"
 }
+
+if wanted scan_ladder; then
+  echo "== scan_ladder, $scan_size values" >&2
+  "$build/samples/scan_ladder" --size "$scan_size" --repeat "$repeat" --csv > "$out/scan_ladder-$label.csv"
+fi
+
+if wanted size_sweep; then
+  echo "== size_sweep, 1024 to $sweep_size bytes" >&2
+  DATA_DIR=$data "$build/samples/size_sweep" --size "$sweep_size" --repeat "$repeat" --csv > "$out/size_sweep-$label.csv"
+fi
 
 if wanted stations_steps; then
   station_steps stations_steps 413 02_composed 03_fused 04_dictionary

@@ -14,10 +14,12 @@
 //
 //   sticky      (CUDA, `occupancy sticky`) a kernel faults: the error comes late, and it sticks
 //
-// usage: occupancy [sticky] [--shape T,R,S] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]
+// usage: occupancy [sticky] [--shape T,R,S] [--grid X,Y] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]
 //   (--print: the calculator and the grid-limit arithmetic alone, the same on every build, which CTest
 //   compares; --shape adds a row to the calculator: T threads a block, R registers a thread, S bytes of
-//   shared memory a block, so the page's exercises need no edit of this file)
+//   shared memory a block; --grid launches an empty kernel on a grid of X by Y blocks instead of the
+//   sweep, and checks that the launch runs or is refused as the limits say; so the page's exercises
+//   need no edit of this file)
 #include "../common/sample.hpp"
 
 #include <thrust/device_vector.h>
@@ -35,7 +37,7 @@
 namespace {
 
 char const* const usage =
-    "occupancy [sticky] [--shape T,R,S] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]";
+    "occupancy [sticky] [--shape T,R,S] [--grid X,Y] [--size N] [--repeat R] [--csv] [--print [--expect FILE]]";
 
 struct kernel_shape {
   int threads, registers, shared;
@@ -51,6 +53,36 @@ kernel_shape parse_shape(std::string const& text) {
         "--shape takes THREADS,REGISTERS,SHARED_BYTES (1-1024, 1-255, 0-232448), such as 512,48,0, not '" + text + "'");
   }
   return k;
+}
+
+/// --grid's value: blocks in x and in y, 1 to 2^32 - 1 each (what dim3 holds).
+struct grid_shape {
+  unsigned long long x, y;
+  /// gridDim.x holds 2^31 - 1 blocks, y 65,535 (compute capability 3.0 and later).
+  bool within_limits() const { return x <= (1ull << 31) - 1 && y <= 65535; }
+};
+
+grid_shape parse_grid(std::string const& text) {
+  grid_shape g{0, 0};
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%llu,%llu%c", &g.x, &g.y, &tail) != 2 || text[0] == '-' || g.x < 1 || g.y < 1 ||
+      g.x > 0xFFFFFFFFull || g.y > 0xFFFFFFFFull) {
+    throw rowscan::error("--grid takes X,Y blocks (1 to 4294967295 each), such as 65536,1, not '" + text + "'");
+  }
+  return g;
+}
+
+/// What the limits say of a launch on grid g (the same on every build).
+std::string grid_prediction(grid_shape g) {
+  std::ostringstream out;
+  out << "a grid of dim3(" << g.x << ", " << g.y << ") blocks: ";
+  if (g.within_limits()) {
+    out << "within the limits (x up to 2^31 - 1, y up to 65,535): the launch runs\n";
+  } else {
+    out << "beyond " << (g.x > (1ull << 31) - 1 ? "gridDim.x's 2^31 - 1" : "gridDim.y's 65,535")
+        << ": the launch is refused\n";
+  }
+  return out.str();
 }
 
 // [docs:calculator]
@@ -207,8 +239,24 @@ void sweep(std::ostream& text, bool csv, std::string const& device, char const* 
 }
 #endif
 
+#if ROWSCAN_HAS_CUB
+/// --grid X,Y: the empty kernel launched on that grid; true if it ran or was refused as the limits say.
+bool launch_on_grid(std::ostream& text, grid_shape g) {
+  empty_kernel<<<dim3(static_cast<unsigned>(g.x), static_cast<unsigned>(g.y)), 1>>>();
+  cudaError_t const launched = cudaGetLastError();
+  cudaError_t const synchronized = cudaDeviceSynchronize();
+  text << "launched on " << samples::device_name() << ": " << cudaGetErrorName(launched) << ", then "
+       << cudaGetErrorName(synchronized) << '\n';
+  bool const ok = g.within_limits() ? launched == cudaSuccess && synchronized == cudaSuccess
+                                    : launched == cudaErrorInvalidValue && synchronized == cudaSuccess;
+  text << (ok ? "as the limits say" : "MISMATCH: the launch did not do what the limits say") << '\n';
+  return ok;
+}
+#endif
+
 int run(int argc, char** argv) {
   std::string const shape_text = samples::take_value(argc, argv, "--shape", "", usage);
+  std::string const grid_text = samples::take_value(argc, argv, "--grid", "", usage);
   std::vector<kernel_shape> added;
   if (!shape_text.empty()) added.push_back(parse_shape(shape_text));
   auto const opt = samples::parse_options(argc, argv, std::size_t{1} << 28, usage);
@@ -231,6 +279,16 @@ int run(int argc, char** argv) {
   if (opt.print) {
     samples::deliver_answer(opt, fixed.str());
     return 0;
+  }
+  if (!grid_text.empty()) {  // the exercise's launch alone: no sweep
+    grid_shape const g = parse_grid(grid_text);
+    std::cout << grid_prediction(g);
+#if ROWSCAN_HAS_CUB
+    return launch_on_grid(std::cout, g) ? 0 : 1;
+#else
+    std::cout << "(the launch itself needs the CUDA build)\n";
+    return 0;
+#endif
   }
   std::ostream& text = opt.csv ? std::cerr : std::cout;
   text << fixed.str();
