@@ -71,24 +71,19 @@ def main():
         parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{v:g}</text>')
         v += step
     parts.append(f'<text x="16" y="{(top + axis_y) / 2}" transform="rotate(-90 16 {(top + axis_y) / 2})" text-anchor="middle">GB/s</text>')
-    dashes = ["", ' stroke-dasharray="2 3"', ' stroke-dasharray="8 3 2 3"']
+    dashes = ["", "2 3", "8 3 2 3"]  # a second and third device's lines
     for i, ((device, variant), points) in enumerate(sorted(lines.items(), key=lambda kv: (devices.index(kv[0][0]), kv[0][1]))):
         points.sort()
         colour = COLOURS.get(variant, svg_parts.PALETTE[i % len(svg_parts.PALETTE)])
-        dash = ' stroke-dasharray="6 4"' if variant == "device_copy" else dashes[devices.index(device) % len(dashes)]
-        path_d = " ".join(f"{'M' if j == 0 else 'L'}{x_of(b):.1f},{y_of(v):.1f}" for j, (b, v) in enumerate(points))
-        parts.append(f'<path d="{path_d}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
-        for b, v in points:
-            parts.append(f'<circle cx="{x_of(b):.1f}" cy="{y_of(v):.1f}" r="2.5" fill="{colour}"/>')
+        dash = "6 4" if variant == "device_copy" else dashes[devices.index(device) % len(dashes)]
+        parts += svg_parts.polyline([(x_of(b), y_of(v)) for b, v in points], colour, radius=2.5, dash=dash)
         peak_b, peak_v = max(points, key=lambda p: p[1])
         name = variant if len(devices) == 1 else f"{device}: {variant}"
         label = f"{name}: peak {peak_v:,.1f} GB/s at {size_label(peak_b)}"
         if variant == "device_copy":
             label += " (read + written)"
         parts.append(f'<text x="{width - right + 8}" y="{top + 16 * i + 10}" fill="{colour}">{label}</text>')
-    parts.append("</svg>")
-    with open(out, "w", encoding="utf-8") as f:
-        f.write("\n".join(parts) + "\n")
+    svg_parts.write_svg(out, parts)
 
 
 if __name__ == "__main__":

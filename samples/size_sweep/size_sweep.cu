@@ -69,16 +69,11 @@ std::uint64_t fingerprint(std::uint32_t const* v, std::size_t n) {
 
 bool is_power_of_two(std::size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
+/// --from's value: a power of two from 64 to 2^31 bytes.
 std::size_t bytes_value(int& argc, char** argv, char const* flag, std::size_t fallback) {
   std::string const text = samples::take_value(argc, argv, flag, std::to_string(fallback), usage);
-  std::size_t used = 0;
-  unsigned long long n = 0;
-  try {
-    n = std::stoull(text, &used);
-  } catch (std::exception const&) {
-    used = 0;
-  }
-  if (used != text.size() || text[0] == '-' || !is_power_of_two(n) || n < 64 || n > (std::size_t{1} << 31)) {
+  unsigned long long const n = samples::parse_number(flag, text);
+  if (!is_power_of_two(n) || n < 64 || n > (std::size_t{1} << 31)) {
     throw rowscan::error(std::string(flag) + " takes a power of two from 64 to 2^31 bytes, not '" + text + "'");
   }
   return static_cast<std::size_t>(n);
