@@ -197,8 +197,8 @@ python3 scripts/scaling_chart.py docs/data/host_engine-h200x2.csv s413.txt docs/
   "The same on 32 cores: 413 stations, 2.8 GB"
 echo "charts: docs/charts/host_scaling_*.svg"
 
-# Throughput against input size (samples/size_sweep; docs/performance.md, "Throughput against input
-# size"): lines over a log axis of sizes, as moderngpu draws its primitives, not bars.
+# Throughput against input size (samples/size_sweep; docs/size_sweep.md): lines over a log axis of
+# sizes, as moderngpu draws its primitives, not bars.
 for sweep in docs/data/size_sweep-*.csv; do
   label=$(basename "$sweep" .csv)
   python3 scripts/size_sweep_chart.py "$sweep" "docs/charts/$label.svg" \

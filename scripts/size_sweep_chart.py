@@ -4,7 +4,7 @@
 from zero, the input's bytes on a log x axis, one line per primitive (and per device, where a file holds
 more than one). Reads the CSV that samples/size_sweep writes (scripts/samples_csv.sh ... size_sweep);
 the device-to-device copy (bytes read + written) is drawn dashed, as the yardstick
-(docs/performance.md, "Throughput against input size").
+(docs/size_sweep.md).
 
 usage: scripts/size_sweep_chart.py CSV OUT.svg [TITLE]
 Standard library only."""
@@ -36,9 +36,11 @@ def main():
         sys.exit(f"size_sweep_chart: no size_sweep rows in {path}")
     devices = list(dict.fromkeys(r["device"] for r in rows))
     title = sys.argv[3] if len(sys.argv) > 3 else f"Throughput against input size: {', '.join(devices)}"
-    # A line's points are placed at the input's size (the copy's bytes are read + written: half are input).
+    # A line's points are placed at the input's size, a power of two (the copy's bytes are read + written:
+    # half are input; the stations text is cut at the last line end within the size).
     def input_bytes(r):
-        return int(r["bytes"]) // (2 if r["variant"] == "device_copy" else 1)
+        size = int(r["bytes"]) // (2 if r["variant"] == "device_copy" else 1)
+        return 1 << max(0, (size - 1).bit_length())
 
     lines = {}
     for r in rows:
@@ -52,7 +54,7 @@ def main():
         step /= 2
     y_max = step * math.ceil(top_rate / step)
 
-    width, height, left, right, top, bottom = 820, 420, 70, 250, 56, 44
+    width, height, left, right, top, bottom = 920, 420, 70, 340, 56, 44
     axis_y = height - bottom
     x_of = lambda b: left + (width - left - right) * (math.log2(b) - lo) / max(1, hi - lo)
     y_of = lambda v: axis_y - (axis_y - top) * v / y_max

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // samples/size_sweep/size_sweep.cu: throughput against input size, from 1 KiB to 1 GiB, for the
-// primitives the workload is made of (docs/performance.md, "Throughput against input size"):
+// primitives the workload is made of (docs/size_sweep.md):
 //
 //   device_copy  the yardstick: thrust::copy of the same uint32 (GB/s of bytes read + written)
 //   reduce       thrust::reduce, a uint32 sum (CUB's two passes on the GPU)
-//   scan         thrust::inclusive_scan, uint32 (CUB's single pass with decoupled look-back)
+//   scan         thrust::inclusive_scan, uint32 (on the GPU CUB's single pass with decoupled look-back)
 //   sort         thrust::sort of uint32 keys (CUB's radix sort on the GPU), a fresh copy each run
 //   stations     the stations fast path: rowscan::stations::worker folding a block of 1BRC text whose
 //                stations it already knows (on the CPU build: one worker a thread, a share each, as the
