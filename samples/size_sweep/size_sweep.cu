@@ -102,9 +102,14 @@ std::string generated_text(std::size_t bytes) {
     options.seed = 7;
     rowscan::generate::write_measurements(fd, options);
     std::string text(bytes + rowscan::stations::text_padding_bytes, '\0');
-    ssize_t const got = ::pread(fd, text.data(), bytes, 0);
+    std::size_t got = 0;
+    while (got < bytes) {  // one pread returns at most about 2 GiB
+      ssize_t const n = ::pread(fd, text.data() + got, bytes - got, static_cast<off_t>(got));
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
     ::close(fd);
-    if (got == static_cast<ssize_t>(bytes)) return text;
+    if (got == bytes) return text;
     path.replace(path.size() - 6, 6, "XXXXXX");
   }
   throw rowscan::error("the generated text is shorter than " + std::to_string(bytes) + " bytes");
