@@ -46,16 +46,22 @@ done
 # One colour per device, the same in every chart; each device's copy rate, where a file measured it.
 palette=("#1f77b4" "#d62728" "#2ca02c" "#ff7f0e" "#9467bd" "#8c564b" "#e377c2" "#17becf")
 # The copy line names the commit and date of its own row: it may come from another run than the bars.
+# A chart takes the copy its own sample measured, else the device's first in file order (the reduction
+# ladder's, before the scan ladder's); the size sweep's copies, one a size, are never the line.
 declare -A colour copy copy_stamp
 i=0
 while IFS= read -r device; do
   colour[$device]=${palette[$((i % ${#palette[@]}))]}
   i=$((i + 1))
 done < <(cut -d, -f3 "$work/rows.csv" | sort -u)
-while IFS=$'\t' read -r device rate stamp; do
-  copy[$device]=$rate
-  copy_stamp[$device]=$stamp
-done < <(awk -F, '$4 == "device_copy" && $2 != "size_sweep" { printf "%s\t%.0f\tcommit %s, %s\n", $3, $8, $(NF - 1), substr($NF, 1, 10) }' "$work/rows.csv")
+while IFS=$'\t' read -r sample device rate stamp; do
+  copy[$sample|$device]=$rate
+  copy_stamp[$sample|$device]=$stamp
+  if [ -z "${copy[$device]:-}" ]; then
+    copy[$device]=$rate
+    copy_stamp[$device]=$stamp
+  fi
+done < <(awk -F, '$4 == "device_copy" && $2 != "size_sweep" { printf "%s\t%s\t%.0f\tcommit %s, %s\n", $2, $3, $8, $(NF - 1), substr($NF, 1, 10) }' "$work/rows.csv")
 
 while IFS=$'\t' read -r sample suffix; do
   name=$sample
@@ -92,12 +98,14 @@ while IFS=$'\t' read -r sample suffix; do
   off_scale=""
   while IFS= read -r device; do
     bar_colours+="${colour[$device]} "
-    rate=${copy[$device]:-}
+    key=$device
+    [ -n "${copy[$sample|$device]:-}" ] && key=$sample\|$device
+    rate=${copy[$key]:-}
     [ -n "$rate" ] || continue
     if awk -v t="$top" -v r="$rate" 'BEGIN { exit !(t >= r / 10) }'; then
-      copy_lines+=", $rate with lines dashtype 2 linewidth 2 linecolor rgb \"${colour[$device]}\" title \"$device: device-to-device copy, $rate GB/s (bytes read + written; ${copy_stamp[$device]})\""
+      copy_lines+=", $rate with lines dashtype 2 linewidth 2 linecolor rgb \"${colour[$device]}\" title \"$device: device-to-device copy, $rate GB/s (bytes read + written; ${copy_stamp[$key]})\""
     else
-      off_scale+="\\n$device: a device-to-device copy runs at $rate GB/s (bytes read + written; ${copy_stamp[$device]}), off this scale"
+      off_scale+="\\n$device: a device-to-device copy runs at $rate GB/s (bytes read + written; ${copy_stamp[$key]}), off this scale"
     fi
   done < <(head -1 "$work/$name.tsv" | tr '\t' '\n' | tail -n +2)
   input=$(awk -v i="$items" -v b="$bytes" 'BEGIN {
@@ -197,8 +205,8 @@ python3 scripts/scaling_chart.py docs/data/host_engine-h200x2.csv s413.txt docs/
   "The same on 32 cores: 413 stations, 2.8 GB"
 echo "charts: docs/charts/host_scaling_*.svg"
 
-# Throughput against input size (samples/size_sweep; docs/performance.md, "Throughput against input
-# size"): lines over a log axis of sizes, as moderngpu draws its primitives, not bars.
+# Throughput against input size (samples/size_sweep; docs/size_sweep.md): lines over a log axis of
+# sizes, as moderngpu draws its primitives, not bars.
 for sweep in docs/data/size_sweep-*.csv; do
   label=$(basename "$sweep" .csv)
   python3 scripts/size_sweep_chart.py "$sweep" "docs/charts/$label.svg" \

@@ -7,7 +7,7 @@
 #   SAMPLE: reduction_ladder, chunk_by_four_ways, stations_steps (default: all three), and on request
 #           stations_steps_10k (steps 1, 3 and 4 on 10,000 stations), privatization (413 and 41,343
 #           stations, docs/privatization.md), scan_ladder (docs/scan.md, "Measured"), size_sweep
-#           (throughput against input size, 1 KiB to SWEEP_SIZE bytes: docs/performance.md)
+#           (throughput against input size, 1 KiB to SWEEP_SIZE bytes: docs/size_sweep.md)
 #   on a GPU machine:   scripts/samples_csv.sh build/cuda h100 "$OUT"
 #   some samples only:  scripts/samples_csv.sh build/cuda h100 "$OUT" stations_steps chunk_by_four_ways
 #   then, in the repo:  cp OUT_DIR/*.csv docs/data/ && scripts/charts.sh && scripts/docs_snippets.py

@@ -48,15 +48,10 @@ def main():
     for i, program in enumerate(programs):
         colour = COLOURS.get(program, svg_parts.PALETTE[(i + 3) % len(svg_parts.PALETTE)])
         points = sorted((int(r["cores"]), float(r["gb_per_s"])) for r in rows if r["program"] == program)
-        path_d = " ".join(f"{'M' if j == 0 else 'L'}{x_of(c):.1f},{y_of(v):.1f}" for j, (c, v) in enumerate(points))
-        parts.append(f'<path d="{path_d}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        for c, v in points:
-            parts.append(f'<circle cx="{x_of(c):.1f}" cy="{y_of(v):.1f}" r="3" fill="{colour}"/>')
+        parts += svg_parts.polyline([(x_of(c), y_of(v)) for c, v in points], colour)
         last_c, last_v = points[-1]
         parts.append(f'<text x="{width - right + 8}" y="{top + 16 * i + 10}" fill="{colour}">{program}: {last_v:.2f} GB/s at {last_c}</text>')
-    parts.append("</svg>")
-    with open(out, "w", encoding="utf-8") as f:
-        f.write("\n".join(parts) + "\n")
+    svg_parts.write_svg(out, parts)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 from zero, the input's bytes on a log x axis, one line per primitive (and per device, where a file holds
 more than one). Reads the CSV that samples/size_sweep writes (scripts/samples_csv.sh ... size_sweep);
 the device-to-device copy (bytes read + written) is drawn dashed, as the yardstick
-(docs/performance.md, "Throughput against input size").
+(docs/size_sweep.md).
 
 usage: scripts/size_sweep_chart.py CSV OUT.svg [TITLE]
 Standard library only."""
@@ -36,9 +36,11 @@ def main():
         sys.exit(f"size_sweep_chart: no size_sweep rows in {path}")
     devices = list(dict.fromkeys(r["device"] for r in rows))
     title = sys.argv[3] if len(sys.argv) > 3 else f"Throughput against input size: {', '.join(devices)}"
-    # A line's points are placed at the input's size (the copy's bytes are read + written: half are input).
+    # A line's points are placed at the input's size, a power of two (the copy's bytes are read + written:
+    # half are input; the stations text is cut at the last line end within the size).
     def input_bytes(r):
-        return int(r["bytes"]) // (2 if r["variant"] == "device_copy" else 1)
+        size = int(r["bytes"]) // (2 if r["variant"] == "device_copy" else 1)
+        return 1 << max(0, (size - 1).bit_length())
 
     lines = {}
     for r in rows:
@@ -52,7 +54,7 @@ def main():
         step /= 2
     y_max = step * math.ceil(top_rate / step)
 
-    width, height, left, right, top, bottom = 820, 420, 70, 250, 56, 44
+    width, height, left, right, top, bottom = 920, 420, 70, 340, 56, 44
     axis_y = height - bottom
     x_of = lambda b: left + (width - left - right) * (math.log2(b) - lo) / max(1, hi - lo)
     y_of = lambda v: axis_y - (axis_y - top) * v / y_max
@@ -71,24 +73,19 @@ def main():
         parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{v:g}</text>')
         v += step
     parts.append(f'<text x="16" y="{(top + axis_y) / 2}" transform="rotate(-90 16 {(top + axis_y) / 2})" text-anchor="middle">GB/s</text>')
-    dashes = ["", ' stroke-dasharray="2 3"', ' stroke-dasharray="8 3 2 3"']
+    dashes = ["", "2 3", "8 3 2 3"]  # a second and third device's lines
     for i, ((device, variant), points) in enumerate(sorted(lines.items(), key=lambda kv: (devices.index(kv[0][0]), kv[0][1]))):
         points.sort()
         colour = COLOURS.get(variant, svg_parts.PALETTE[i % len(svg_parts.PALETTE)])
-        dash = ' stroke-dasharray="6 4"' if variant == "device_copy" else dashes[devices.index(device) % len(dashes)]
-        path_d = " ".join(f"{'M' if j == 0 else 'L'}{x_of(b):.1f},{y_of(v):.1f}" for j, (b, v) in enumerate(points))
-        parts.append(f'<path d="{path_d}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
-        for b, v in points:
-            parts.append(f'<circle cx="{x_of(b):.1f}" cy="{y_of(v):.1f}" r="2.5" fill="{colour}"/>')
+        dash = "6 4" if variant == "device_copy" else dashes[devices.index(device) % len(dashes)]
+        parts += svg_parts.polyline([(x_of(b), y_of(v)) for b, v in points], colour, radius=2.5, dash=dash)
         peak_b, peak_v = max(points, key=lambda p: p[1])
         name = variant if len(devices) == 1 else f"{device}: {variant}"
         label = f"{name}: peak {peak_v:,.1f} GB/s at {size_label(peak_b)}"
         if variant == "device_copy":
             label += " (read + written)"
         parts.append(f'<text x="{width - right + 8}" y="{top + 16 * i + 10}" fill="{colour}">{label}</text>')
-    parts.append("</svg>")
-    with open(out, "w", encoding="utf-8") as f:
-        f.write("\n".join(parts) + "\n")
+    svg_parts.write_svg(out, parts)
 
 
 if __name__ == "__main__":

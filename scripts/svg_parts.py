@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Pieces of the hand-drawn SVG charts (timeline_chart.py, stages_chart.py): an axis with ticks, and a
-dashed vertical marker with its label. Each returns a list of SVG elements."""
+"""Pieces of the hand-drawn SVG charts (timeline_chart.py, stages_chart.py, scaling_chart.py,
+size_sweep_chart.py): an axis with ticks, a dashed vertical marker with its label, a line through
+points with a dot at each. Each returns a list of SVG elements; write_svg closes and writes a chart."""
 
 
 def axis(left, right, y, ticks):
@@ -19,6 +20,22 @@ def marker(x, top, bottom, colour, label, label_left=False):
     label_x = x - 4 if label_left else x + 4
     return [f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" stroke="{colour}" stroke-dasharray="4 3"/>',
             f'<text x="{label_x:.1f}" y="{top - 2}" fill="{colour}"{anchor}>{label}</text>']
+
+
+def polyline(points, colour, radius=3, dash=""):
+    """A line of width 2 through points [(x, y), ...] (SVG coordinates), a dot of `radius` at each; dash: an
+    SVG stroke-dasharray ("" for a solid line)."""
+    path_d = " ".join(f"{'M' if j == 0 else 'L'}{x:.1f},{y:.1f}" for j, (x, y) in enumerate(points))
+    dashed = f' stroke-dasharray="{dash}"' if dash else ""
+    parts = [f'<path d="{path_d}" fill="none" stroke="{colour}" stroke-width="2"{dashed}/>']
+    parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius}" fill="{colour}"/>' for x, y in points]
+    return parts
+
+
+def write_svg(path, parts):
+    """Closes the chart's <svg> element and writes its parts to path, one a line."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(parts + ["</svg>"]) + "\n")
 
 
 # The bar charts' colours (scripts/charts.sh): the devices of every sample CSV in docs/data (a header that

@@ -82,6 +82,19 @@ inline std::string take_value(int& argc, char** argv, std::string const& flag, s
   return found;
 }
 
+/// A flag's value as a whole number: digits only, no sign; throws rowscan::error naming the flag.
+inline unsigned long long parse_number(std::string const& flag, std::string const& v) {
+  std::size_t used = 0;
+  unsigned long long n = 0;
+  try {
+    n = std::stoull(v, &used);
+  } catch (std::exception const&) {
+    used = 0;
+  }
+  if (used != v.size() || v.empty() || v[0] == '-') throw rowscan::error(flag + " takes a number, not '" + v + "'");
+  return n;
+}
+
 /// Parses the options every sample understands; throws rowscan::error on anything else.
 inline options parse_options(int argc, char** argv, std::size_t default_size, char const* usage) {
   options o;
@@ -92,16 +105,7 @@ inline options parse_options(int argc, char** argv, std::size_t default_size, ch
   };
   auto number = [&](int& i) -> unsigned long long {
     std::string const flag = argv[i];
-    std::string const v = value(i);
-    std::size_t used = 0;
-    unsigned long long n = 0;
-    try {
-      n = std::stoull(v, &used);
-    } catch (std::exception const&) {
-      used = 0;
-    }
-    if (used != v.size() || v.empty() || v[0] == '-') throw rowscan::error(flag + " takes a number, not '" + v + "'");
-    return n;
+    return parse_number(flag, value(i));
   };
   for (int i = 1; i < argc; ++i) {
     std::string const arg = argv[i];

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // samples/size_sweep/size_sweep.cu: throughput against input size, from 1 KiB to 1 GiB, for the
-// primitives the workload is made of (docs/performance.md, "Throughput against input size"):
+// primitives the workload is made of (docs/size_sweep.md):
 //
 //   device_copy  the yardstick: thrust::copy of the same uint32 (GB/s of bytes read + written)
 //   reduce       thrust::reduce, a uint32 sum (CUB's two passes on the GPU)
-//   scan         thrust::inclusive_scan, uint32 (CUB's single pass with decoupled look-back)
+//   scan         thrust::inclusive_scan, uint32 (on the GPU CUB's single pass with decoupled look-back)
 //   sort         thrust::sort of uint32 keys (CUB's radix sort on the GPU), a fresh copy each run
 //   stations     the stations fast path: rowscan::stations::worker folding a block of 1BRC text whose
 //                stations it already knows (on the CPU build: one worker a thread, a share each, as the
@@ -69,16 +69,11 @@ std::uint64_t fingerprint(std::uint32_t const* v, std::size_t n) {
 
 bool is_power_of_two(std::size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
+/// --from's value: a power of two from 64 to 2^31 bytes.
 std::size_t bytes_value(int& argc, char** argv, char const* flag, std::size_t fallback) {
   std::string const text = samples::take_value(argc, argv, flag, std::to_string(fallback), usage);
-  std::size_t used = 0;
-  unsigned long long n = 0;
-  try {
-    n = std::stoull(text, &used);
-  } catch (std::exception const&) {
-    used = 0;
-  }
-  if (used != text.size() || text[0] == '-' || !is_power_of_two(n) || n < 64 || n > (std::size_t{1} << 31)) {
+  unsigned long long const n = samples::parse_number(flag, text);
+  if (!is_power_of_two(n) || n < 64 || n > (std::size_t{1} << 31)) {
     throw rowscan::error(std::string(flag) + " takes a power of two from 64 to 2^31 bytes, not '" + text + "'");
   }
   return static_cast<std::size_t>(n);
@@ -107,9 +102,14 @@ std::string generated_text(std::size_t bytes) {
     options.seed = 7;
     rowscan::generate::write_measurements(fd, options);
     std::string text(bytes + rowscan::stations::text_padding_bytes, '\0');
-    ssize_t const got = ::pread(fd, text.data(), bytes, 0);
+    std::size_t got = 0;
+    while (got < bytes) {  // one pread returns at most about 2 GiB
+      ssize_t const n = ::pread(fd, text.data() + got, bytes - got, static_cast<off_t>(got));
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
     ::close(fd);
-    if (got == static_cast<ssize_t>(bytes)) return text;
+    if (got == bytes) return text;
     path.replace(path.size() - 6, 6, "XXXXXX");
   }
   throw rowscan::error("the generated text is shorter than " + std::to_string(bytes) + " bytes");
