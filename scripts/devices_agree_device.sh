@@ -7,7 +7,8 @@
 #
 # stations: 1e7 rows of 413 and of 10,000 stations, 1e6 rows of 1,000,000 stations (the general path);
 # group: the 10,000-station file as `--delimiter ';' --no-quote` (the same bytes as stations in the 1brc
-# form) and generated sales CSVs (quoted fields: the quote-parity scan on the GPU, also under --stats);
+# form) and generated sales CSVs (quoted fields: the quote-parity scan on the GPU, also under --stats; 2,000
+# customers: blocks of known keys);
 # lineitem: scale factor 1. Prints one line per check, and exits 1 if any
 # answer differs.
 set -uo pipefail
@@ -37,6 +38,7 @@ same() {
 "$exe" generate measurements --rows 1000000 --stations 1000000 -o "$data/agree-1m.txt"
 "$exe" generate sales --rows 2000000 -o "$data/agree-sales.csv"
 "$exe" generate sales --rows 1000 -o "$data/agree-sales-1k.csv"
+"$exe" generate sales --rows 2000000 --keys 2000 -o "$data/agree-sales-2k-keys.csv"
 "$exe" generate lineitem --scale 1 -o "$data/agree-lineitem.tbl"
 same "stations 413" stations "$data/agree-413.txt"
 same "stations 10,000" stations "$data/agree-10k.txt"
@@ -48,6 +50,8 @@ same "group sales, two keys, two values" group "$data/agree-sales.csv" --header 
 same "group sales, 1,000 rows" group "$data/agree-sales-1k.csv" --header --key customer --value price
 same "group sales without a header" group "$data/agree-sales-1k.csv" --key 2 --value 7 --skip-invalid
 same "group sales, --stats" group "$data/agree-sales.csv" --header --key customer --value price --stats
+same "group sales of 2,000 customers (known keys)" group "$data/agree-sales-2k-keys.csv" --header --key customer --value quantity,price
+same "group sales of 2,000 customers, --key-bits 3" group "$data/agree-sales-2k-keys.csv" --header --key customer --value price --key-bits 3
 same "lineitem SF 1" lineitem "$data/agree-lineitem.tbl" --suppkey-below 100,5000,10001
 "$exe" group "$data/agree-10k.txt" --delimiter ';' --key 1 --value 2 --no-quote --format 1brc --devices gpu |
   cmp -s - <("$exe" stations "$data/agree-10k.txt" --devices gpu) && echo "same: group 1brc = stations" ||

@@ -5,6 +5,7 @@
 #include "rowscan/context.hpp"
 #include "rowscan/generate/sales.hpp"
 #include "rowscan/group/records.hpp"
+#include "rowscan/group/worker.hpp"
 
 #include <gtest/gtest.h>
 #include <thrust/device_vector.h>
@@ -15,6 +16,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -87,7 +89,8 @@ TEST(GroupRecords, QuoteIntervalPlusIsAssociativeOnEveryShortText) {
 
 /// The interval of text[begin, end) combined in a random bracketing (a random split, each half
 /// recursively), as a parallel scan may group it.
-quote_interval randomly_bracketed(std::string const& text, std::size_t begin, std::size_t end, std::mt19937_64& random) {
+quote_interval randomly_bracketed(std::string const& text, std::size_t begin, std::size_t end,
+                                  std::mt19937_64& random) {
   if (end - begin == 1) return rowscan::group::position_interval{text.data(), '"'}(static_cast<std::uint32_t>(begin));
   std::size_t const middle = begin + 1 + random() % (end - begin - 1);
   quote_interval const left = randomly_bracketed(text, begin, middle, random);
@@ -135,9 +138,9 @@ void expect_reference_records(std::string const& text, char quote, thrust::devic
 }
 
 /// A generated sales CSV (quoted fields, doubled quotes, the odd quoted newline) of `rows` records.
-std::string sales_text(std::uint64_t rows, std::uint64_t seed) {
+std::string sales_text(std::uint64_t rows, std::uint64_t seed, std::uint32_t customers = 1000) {
   std::FILE* file = std::tmpfile();
-  rowscan::generate::write_sales(fileno(file), {rows, 1000, seed});
+  rowscan::generate::write_sales(fileno(file), {rows, customers, seed});
   std::string text(static_cast<std::size_t>(std::ftell(file)), '\0');
   std::rewind(file);
   text.resize(std::fread(text.data(), 1, text.size(), file));
@@ -205,6 +208,93 @@ TEST(GroupRecords, NamedCases) {
   EXPECT_EQ(spans("\"\"\"\n\"\n"), "[0,6)@0 ");        // a doubled quote, then a quoted newline
   EXPECT_EQ(spans("a\r\nb\r\n"), "[0,3)@0 [3,6)@1 ");  // CR LF
   EXPECT_EQ(spans("\"open\nno end"), "[0,12)@0 ");     // an open quote runs to the end
+}
+
+/// The answer of `text` (whole records) folded by a worker in blocks of about `block_records` records,
+/// each block padded as the driver pads it: the rows, the scales and how many blocks took the fast path.
+struct folded {
+  std::vector<rowscan::group::group_row> rows;
+  std::vector<unsigned> scales;
+  std::size_t fast_blocks = 0;
+};
+
+folded fold_in_blocks(std::string const& text, rowscan::group::text_format const& format, std::size_t block_records,
+                      bool explained, std::uint64_t key_mask = ~std::uint64_t{0}) {
+  rowscan::context ctx;
+  rowscan::group::worker w(ctx, {format, key_mask}, explained);
+  auto const records = reference::split_records(text, format.quote);
+  for (std::size_t first = 0; first < records.size(); first += block_records) {
+    std::size_t const last = std::min(records.size(), first + block_records) - 1;
+    std::string const block = text.substr(records[first].begin, records[last].end - records[first].begin);
+    thrust::device_vector<char> device(block.size() + rowscan::group::key_padding_bytes, 'x');
+    thrust::copy(block.begin(), block.end(), device.begin());
+    auto const t = w.fold(thrust::raw_pointer_cast(device.data()), block.size());
+    EXPECT_FALSE(t.stop.has_value()) << "block at record " << first;
+  }
+  w.finish();
+  return {rowscan::group::rows_of(w.partial(), ctx), w.scales(), w.paths().fast_blocks()};
+}
+
+/// The same rows: keys and every figure.
+void expect_same_rows(folded const& got, folded const& expected, std::string const& what) {
+  ASSERT_EQ(got.scales, expected.scales) << what;
+  ASSERT_EQ(got.rows.size(), expected.rows.size()) << what;
+  for (std::size_t r = 0; r < got.rows.size(); ++r) {
+    auto const& a = got.rows[r];
+    auto const& b = expected.rows[r];
+    ASSERT_EQ(a.key, b.key) << what << ", row " << r;
+    ASSERT_EQ(a.values.size(), b.values.size()) << what << ", row " << r;
+    for (std::size_t j = 0; j < a.values.size(); ++j) {
+      EXPECT_EQ(a.values[j].count, b.values[j].count) << what << ", key " << a.key << ", column " << j;
+      EXPECT_EQ(a.values[j].missing, b.values[j].missing) << what << ", key " << a.key << ", column " << j;
+      EXPECT_TRUE(a.values[j].sum == b.values[j].sum) << what << ", key " << a.key << ", column " << j;
+      if (a.values[j].count > 0) {
+        EXPECT_TRUE(a.values[j].min == b.values[j].min) << what << ", key " << a.key << ", column " << j;
+        EXPECT_TRUE(a.values[j].max == b.values[j].max) << what << ", key " << a.key << ", column " << j;
+      }
+    }
+  }
+}
+
+/// Blocks whose keys the worker's table holds take the dense-id fast path (known_keys.hpp): in order
+/// on one thread, and sorted by id (the GPU's composition, which --explain's worker runs on any system).
+/// Both give the rows of one block folded whole, which the general path groups alone.
+TEST(GroupKnownKeys, FastPathsGiveTheGeneralPathsRows) {
+  rowscan::group::text_format sales;
+  sales.keys = {1};       // customer
+  sales.values = {5, 6};  // quantity, price
+  std::string const generated = sales_text(2000, 7, 30);
+  std::string const text = generated.substr(generated.find('\n') + 1);  // the header left out
+
+  // Values whose digits grow along the file: the table's columns are lifted to a later block's scale.
+  rowscan::group::text_format growing;
+  growing.delimiter = ';';
+  growing.keys = {0};
+  growing.values = {1};
+  std::string grown;
+  for (int i = 0; i < 3000; ++i) {
+    grown += "key " + std::to_string(i % 37) + ";" + std::to_string(i % 101 - 50);
+    if (i >= 1000) grown += "." + std::to_string(i % 10);
+    if (i >= 2000) grown += std::to_string(i % 7) + "5";
+    grown += i % 53 == 0 ? ";x\n" : "\n";
+  }
+  grown += "\"a \"\"quoted\"\" key\";1\n;2\n";  // a doubled quote and an empty key: the general path's
+
+  for (auto const& [what, input, format] :
+       {std::make_tuple("sales", text, sales), std::make_tuple("growing", grown, growing)}) {
+    folded const whole = fold_in_blocks(input, format, std::size_t{1} << 30, false);
+    for (std::size_t block_records : {97u, 500u}) {
+      std::string const label = std::string(what) + ", blocks of " + std::to_string(block_records);
+      folded const in_order = fold_in_blocks(input, format, block_records, false);
+      folded const sorted = fold_in_blocks(input, format, block_records, true);
+      folded const few_bits = fold_in_blocks(input, format, block_records, false, 0x3);
+      EXPECT_GT(in_order.fast_blocks, 0u) << label;
+      EXPECT_GT(sorted.fast_blocks, 0u) << label;
+      expect_same_rows(in_order, whole, label + ", in order");
+      expect_same_rows(sorted, whole, label + ", sorted");
+      expect_same_rows(few_bits, whole, label + ", two key bits");
+    }
+  }
 }
 
 }  // namespace

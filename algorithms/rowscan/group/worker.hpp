@@ -7,6 +7,8 @@
 //         -> the kept records (copy_if) -> their keys' bytes unquoted (exclusive_scan of sizes, copies)
 //            and hashed, their values as stats at the column's scale
 //         -> concatenated after the worker's key table -> grouped (table.hpp) -> the new key table
+//   or, when the worker's table already holds every key of the block (a single key column, at most
+//   65,535 keys): the dense-id fast path of known_keys.hpp, which leaves the table's keys as they are.
 //
 // The worker's partial answer is its key table and its columns' scales. Two partial answers merge by
 // the same grouping (or, once on the host, merge_summaries): associative and commutative.
@@ -16,14 +18,18 @@
 
 #include "rowscan/context.hpp"
 #include "rowscan/group/fields.hpp"
+#include "rowscan/group/known_keys.hpp"
 #include "rowscan/group/records.hpp"
 #include "rowscan/group/summary.hpp"
 #include "rowscan/group/table.hpp"
 #include "rowscan/job/block_worker.hpp"
 #include "rowscan/records.hpp"
+#include "rowscan/stations/dictionary.hpp"
+#include "rowscan/stations/path_policy.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -70,6 +76,8 @@ class worker final : public job::block_worker {
   bool keys_compared() const { return compared_; }
   /// The arrays of the last block folded (--explain shows them).
   block_arrays const& arrays() const { return arrays_; }
+  /// Which path each block took (the fast one: known_keys.hpp).
+  stations::path_policy const& paths() const { return paths_; }
 
  private:
   std::string overlong_words() const;
@@ -81,6 +89,15 @@ class worker final : public job::block_worker {
 #endif
   /// entries_ = the kept records' keys and values as stats at `scales`.
   void block_entries(char const* text, std::vector<unsigned> const& scales);
+  /// Merges pending_ into table_ (the table's keys change: the dictionary is stale).
+  void merge_pending();
+  /// The fast path (known_keys.hpp): folds the kept records into table_ at `scales` if `id_of` knows
+  /// every key, and says so; otherwise changes nothing.
+  bool fold_known(known_key_id const& id_of, std::vector<unsigned> const& scales);
+#if !ROWSCAN_HAS_CUB
+  /// fold_known on one thread: each record's stats added to its key's row as it is met.
+  bool fold_known_in_order(known_key_id const& id_of, std::vector<unsigned> const& scales);
+#endif
 
   context ctx_;
   worker_options options_;
@@ -91,6 +108,12 @@ class worker final : public job::block_worker {
   key_table pending_;                                      // grouped blocks not yet merged into table_, at scales_
   key_table entries_, block_, next_pending_, next_table_;  // a fold's own arrays, kept for the next
   grouping_scratch scratch_;
+  stations::station_dictionary dictionary_;  // table_'s keys, ids their rows
+  stations::path_policy paths_;
+  thrust::device_vector<station_id> ids_;              // the fast path's: each kept record's key id
+  thrust::device_vector<std::uint32_t> order_;         // the kept records in id order
+  thrust::device_vector<station_id> unique_ids_;       // each group's id
+  std::vector<thrust::device_vector<stats>> reduced_;  // each group's (or, on one thread, id's) stats per column
   std::vector<unsigned> scales_;
   std::vector<unsigned> table_scales_;
   std::uint64_t records_ = 0;
@@ -99,6 +122,9 @@ class worker final : public job::block_worker {
 
 /// The answer of a key table: its rows in byte order of their keys, on the host.
 std::vector<group_row> rows_of(key_table const& table, context const& ctx);
+
+/// A key table's keys on the host, in its order.
+std::vector<std::string> keys_of(key_table const& table, context const& ctx);
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::group

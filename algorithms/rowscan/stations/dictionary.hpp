@@ -22,6 +22,8 @@
 #include <thrust/device_vector.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
@@ -45,9 +47,17 @@ class station_dictionary {
 
   /// The view of table for parse_line_at; rebuilds the index first if the table changed.
   dictionary_view view(station_table const& table, context const& ctx);
+  /// The view of a dictionary of `names` (a name's id is its position), for a workload whose keys are
+  /// not a station table (`rowscan group`); names() is asked for them only when the index is stale.
+  template <class Names>
+  dictionary_view view_of_names(Names const& names, context const& ctx) {
+    if (stale_) rebuild(names(), ctx);
+    return current_view();
+  }
 
  private:
-  void rebuild(station_table const& table, context const& ctx);
+  void rebuild(std::vector<std::string> const& names, context const& ctx);
+  dictionary_view current_view() const;
 
   std::uint64_t key_mask_;
   bool stale_ = true;

@@ -10,6 +10,7 @@
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/read_back.hpp"
 
+#include <thrust/copy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
@@ -64,7 +65,7 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
   job::worker_set<worker> workers(options, out, [&](context const& ctx) {
     return worker(ctx, {options.format, key_mask(options.key_bits), carried, options.skip_invalid});
   });
-  job::block_layout layout{out.chunk_size, carried, 0, options.format.quote};
+  job::block_layout layout{out.chunk_size, carried, key_padding_bytes, options.format.quote};
   job::run_blocks_each(inputs, options, layout, workers.slots(), out);
   out.scales.assign(options.format.values.size(),
                     options.format.scale >= 0 ? static_cast<unsigned>(options.format.scale) : 0u);
@@ -77,7 +78,8 @@ explained_group explain(std::string const& text, std::string const& label, summa
   context ctx;
   explained_group out;
   worker w(ctx, {options.format, key_mask(options.key_bits), max_carried_record, false}, true);
-  thrust::device_vector<char> device_text(text.begin(), text.end());
+  thrust::device_vector<char> device_text(text.size() + key_padding_bytes, '\0');  // known_keys.hpp reads past a key
+  thrust::copy(text.begin(), text.end(), device_text.begin());
   char const* const data = thrust::raw_pointer_cast(device_text.data());
   job::tally const t = w.fold(data, text.size());
   if (t.stop) throw job::located(*t.stop, label);

@@ -9,15 +9,22 @@
 #include "rowscan/stage.hpp"
 
 #include <thrust/copy.h>
+#include <thrust/fill.h>
 #include <thrust/find.h>
 #include <thrust/for_each.h>
+#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/logical.h>
+#include <thrust/reduce.h>
 #include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
 #include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -144,6 +151,16 @@ struct value_stats_at {
   }
 };
 
+/// The table's keys as the dictionary's names. A key the fast path never looks up (empty, or longer than
+/// a station name: known_key_id's find refuses it) stands there as a name no lookup finds, so that every
+/// id is still its key's row.
+std::vector<std::string> dictionary_names(std::vector<std::string> keys) {
+  for (std::string& key : keys) {
+    if (key.empty() || key.size() > stations::max_name_bytes) key.assign(stations::max_name_bytes + 1, '\0');
+  }
+  return keys;
+}
+
 }  // namespace
 
 worker::worker(context const& ctx, worker_options options, bool explained)
@@ -151,6 +168,7 @@ worker::worker(context const& ctx, worker_options options, bool explained)
       options_(std::move(options)),
       explained_(explained),
       plan_(plan_of(options_.format)),
+      dictionary_(options_.key_mask),
       scales_(options_.format.values.size(),
               options_.format.scale >= 0 ? static_cast<unsigned>(options_.format.scale) : 0u),
       table_scales_(scales_) {
@@ -264,6 +282,19 @@ job::tally worker::fold(char const* text, std::size_t size) {
     job::skip_bad_rows(arrays_.checks.begin(), bad_at, rows, is_bad_record{}, describe_record, out, ctx_);
   }
 
+  // The fast path needs the table to hold every key seen so far (the pending ones merged) and the
+  // dictionary of its keys; stations' path_policy backs off after a block with a new key.
+  std::size_t const known = table_.size() + pending_.size();
+  bool const over_limit = known > stations::max_dictionary_size;
+  std::optional<dictionary_view> dictionary;
+  if (paths_.try_fast(plan_.key_count == 1 && known > 0 && !over_limit)) {
+    if (pending_.size() > 0) {
+      stage_scope stage(ctx_, "group");
+      merge_pending();
+    }
+    dictionary = dictionary_.view_of_names([&] { return dictionary_names(keys_of(table_, ctx_)); }, ctx_);
+  }
+
   stage_scope stage(ctx_, "group");
   ctx_.resize(arrays_.kept, rows);
   auto const kept_end = thrust::copy_if(policy, thrust::counting_iterator<std::uint32_t>(0),
@@ -284,6 +315,20 @@ job::tally worker::fold(char const* text, std::size_t size) {
       scales[j] = std::max(scales[j], block);
     }
   }
+  if (dictionary) {
+    known_key_id const id_of{text, thrust::raw_pointer_cast(arrays_.kept.data()),
+                             thrust::raw_pointer_cast(arrays_.keys.data()), *dictionary};
+    if (fold_known(id_of, scales)) {
+      paths_.fast_succeeded();
+      table_scales_ = scales;
+      scales_ = std::move(scales);
+      records_ += kept;
+      return out;
+    }
+    paths_.fast_failed();
+  }
+  paths_.general_ran(over_limit);
+
   bool compared = false;
   block_entries(text, scales);
   group_entries(entries_, block_, scratch_, &compared, ctx_);
@@ -302,6 +347,7 @@ job::tally worker::fold(char const* text, std::size_t size) {
     std::swap(table_, next_table_);
     table_scales_ = scales;
     clear(pending_);
+    dictionary_.invalidate();
   } else {
     std::swap(pending_, next_pending_);
   }
@@ -312,13 +358,87 @@ job::tally worker::fold(char const* text, std::size_t size) {
 }
 
 void worker::finish() {
-  if (pending_.size() == 0) return;
+  if (pending_.size() > 0) merge_pending();
+}
+
+void worker::merge_pending() {
   concatenate(table_, table_scales_, pending_, scales_, entries_, ctx_);
   group_entries(entries_, next_table_, scratch_, &compared_, ctx_);
   std::swap(table_, next_table_);
   table_scales_ = scales_;
   clear(pending_);
+  dictionary_.invalidate();
 }
+
+bool worker::fold_known(known_key_id const& id_of, std::vector<unsigned> const& scales) {
+#if !ROWSCAN_HAS_CUB
+  // A host worker is one thread: it adds each record to its key's row (--explain shows the GPU's sort).
+  if (!explained_) return fold_known_in_order(id_of, scales);
+#endif
+  auto const policy = ctx_.policy();
+  auto const n = static_cast<std::uint32_t>(arrays_.kept.size());
+  std::size_t const keys = table_.size();
+  ctx_.resize(ids_, n);
+  thrust::transform(policy, thrust::counting_iterator<std::uint32_t>(0), thrust::counting_iterator<std::uint32_t>(n),
+                    ids_.begin(), id_of);
+  if (thrust::any_of(policy, ids_.begin(), ids_.end(), is_unknown_key{})) return false;
+  ctx_.resize(order_, n);
+  thrust::sequence(policy, order_.begin(), order_.end());
+  thrust::sort_by_key(policy, ids_.begin(), ids_.end(), order_.begin());  // 16-bit keys: a radix sort
+  ctx_.resize(unique_ids_, keys);
+  reduced_.resize(plan_.value_count);
+  std::size_t groups = 0;
+  for (std::uint32_t j = 0; j < plan_.value_count; ++j) {
+    ctx_.resize(reduced_[j], keys);
+    auto const values =
+        thrust::make_transform_iterator(order_.begin(), value_stats_at{thrust::raw_pointer_cast(arrays_.kept.data()),
+                                                                       thrust::raw_pointer_cast(arrays_.values.data()),
+                                                                       plan_.value_count, j, scales[j]});
+    auto const ends = thrust::reduce_by_key(policy, ids_.begin(), ids_.end(), values, unique_ids_.begin(),
+                                            reduced_[j].begin(), thrust::equal_to<station_id>{}, stats_plus{});
+    groups = static_cast<std::size_t>(ends.first - unique_ids_.begin());
+  }
+  // The only changes to the partial answer, made last (fold's rule): the table lifted to the block's
+  // scales, and each group added to its key's row.
+  for (std::uint32_t j = 0; j < plan_.value_count; ++j) {
+    lift_scale(table_.columns[j], 0, keys, scales[j] - table_scales_[j], ctx_);
+    thrust::for_each(
+        policy, thrust::counting_iterator<std::uint32_t>(0),
+        thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(groups)),
+        add_to_row{thrust::raw_pointer_cast(unique_ids_.data()), thrust::raw_pointer_cast(reduced_[j].data()),
+                   thrust::raw_pointer_cast(table_.columns[j].data())});
+  }
+  return true;
+}
+
+#if !ROWSCAN_HAS_CUB
+bool worker::fold_known_in_order(known_key_id const& id_of, std::vector<unsigned> const& scales) {
+  auto const policy = ctx_.policy();
+  auto const n = static_cast<std::uint32_t>(arrays_.kept.size());
+  std::size_t const keys = table_.size();
+  ctx_.resize(ids_, n);
+  station_id* const ids = thrust::raw_pointer_cast(ids_.data());
+  for (std::uint32_t k = 0; k < n; ++k) {
+    ids[k] = id_of(k);
+    if (ids[k] == needs_general_path) return false;
+  }
+  reduced_.resize(plan_.value_count);
+  for (std::uint32_t j = 0; j < plan_.value_count; ++j) {
+    ctx_.resize(reduced_[j], keys);
+    thrust::fill(policy, reduced_[j].begin(), reduced_[j].end(), stats{0, 0, 0, 0, 0});  // stats_plus's identity
+    stats* const rows = thrust::raw_pointer_cast(reduced_[j].data());
+    value_stats_at const at{thrust::raw_pointer_cast(arrays_.kept.data()),
+                            thrust::raw_pointer_cast(arrays_.values.data()), plan_.value_count, j, scales[j]};
+    for (std::uint32_t k = 0; k < n; ++k) rows[ids[k]] = stats_plus{}(rows[ids[k]], at(k));
+  }
+  for (std::uint32_t j = 0; j < plan_.value_count; ++j) {
+    lift_scale(table_.columns[j], 0, keys, scales[j] - table_scales_[j], ctx_);
+    thrust::transform(policy, table_.columns[j].begin(), table_.columns[j].end(), reduced_[j].begin(),
+                      table_.columns[j].begin(), stats_plus{});
+  }
+  return true;
+}
+#endif
 
 #if ROWSCAN_HAS_CUB
 quote_interval worker::unquoted_records(char const* text, std::size_t size, char last_byte) {
@@ -342,7 +462,7 @@ std::string worker::overlong_words() const {
          (options_.format.quote != 0 ? " (a quoted field that does not end?)" : "");
 }
 
-std::vector<group_row> rows_of(key_table const& table, context const& ctx) {
+std::vector<std::string> keys_of(key_table const& table, context const& ctx) {
   std::size_t const n = table.size();
   std::vector<std::uint64_t> offsets(n);
   std::vector<std::uint32_t> sizes(n);
@@ -350,9 +470,17 @@ std::vector<group_row> rows_of(key_table const& table, context const& ctx) {
   copy_to_host(thrust::raw_pointer_cast(table.offsets.data()), n, offsets.data(), ctx);
   copy_to_host(thrust::raw_pointer_cast(table.sizes.data()), n, sizes.data(), ctx);
   copy_to_host(thrust::raw_pointer_cast(table.chars.data()), chars.size(), chars.data(), ctx);
+  std::vector<std::string> keys(n);
+  for (std::size_t e = 0; e < n; ++e) keys[e].assign(chars.data() + offsets[e], sizes[e]);
+  return keys;
+}
+
+std::vector<group_row> rows_of(key_table const& table, context const& ctx) {
+  std::size_t const n = table.size();
+  std::vector<std::string> keys = keys_of(table, ctx);
   std::vector<group_row> rows(n);
   for (std::size_t e = 0; e < n; ++e) {
-    rows[e].key.assign(chars.data() + offsets[e], sizes[e]);
+    rows[e].key = std::move(keys[e]);
     rows[e].values.resize(table.columns.size());
   }
   std::vector<stats> column(n);

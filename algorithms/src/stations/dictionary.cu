@@ -50,18 +50,21 @@ struct entry_bucket {
 }  // namespace
 
 dictionary_view station_dictionary::view(station_table const& table, context const& ctx) {
-  if (stale_) rebuild(table, ctx);
+  if (stale_) rebuild(to_host_strings(table.names), ctx);
+  return current_view();
+}
+
+dictionary_view station_dictionary::current_view() const {
   return {thrust::raw_pointer_cast(entries_.data()),      thrust::raw_pointer_cast(directory_.data()),
           thrust::raw_pointer_cast(name_words_.data()),   thrust::raw_pointer_cast(first_ids_.data()),
           thrust::raw_pointer_cast(name_records_.data()), thrust::raw_pointer_cast(long_names_.data()),
           key_mask_,                                      directory_bits_};
 }
 
-void station_dictionary::rebuild(station_table const& table, context const& ctx) {
+void station_dictionary::rebuild(std::vector<std::string> const& names, context const& ctx) {
   stage_scope stage(ctx, "dictionary");
   // O(stations) work, laid out on the host once per change of the station set: each name's padded
   // words and its entry, the entries sorted by lookup key, and the directory over them.
-  std::vector<std::string> const names = to_host_strings(table.names);
   thrust::host_vector<dictionary_entry> entries;
   thrust::host_vector<std::uint64_t> words;
   thrust::host_vector<name_record> name_records(names.size() + 1, name_record{0, 0, 0});
@@ -86,7 +89,7 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
   // to theirs). Its extra last bucket holds no entry, so its start is the entry count, the end of the
   // last real bucket. Linear in entries and buckets, where a lower_bound per bucket took 65,536 binary
   // searches, about half of a rebuild's time on one core (docs/data/dictionary_directory-cpu.csv).
-  directory_bits_ = directory_bits_for(table.size());
+  directory_bits_ = directory_bits_for(names.size());
   std::size_t const buckets = std::size_t{1} << directory_bits_;
   auto const entry_buckets = thrust::make_transform_iterator(entries.begin(), entry_bucket{directory_bits_});
   thrust::host_vector<std::uint32_t> used(entries.size());
