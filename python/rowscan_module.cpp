@@ -266,5 +266,5 @@ PYBIND11_MODULE(_rowscan, m) {
              return out;
            })
       .def("clear_cache", &session::clear_cache);
-  m.def("default_cache_bytes", &default_cache_bytes);
+  m.def("default_cache_bytes", [] { return default_cache_bytes(); });
 }

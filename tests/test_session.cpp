@@ -135,6 +135,25 @@ TEST(Session, AFailedQueryKeepsNothingAndTheBytesAreAnsweredAgain) {
   EXPECT_EQ(s.cache().entries, 0u);
 }
 
+TEST(ResidentText, KnowsItsLongestLine) {
+  scratch dir;
+  struct shape {
+    char const* text;
+    std::uint64_t longest;  // with its '\n'
+  };
+  for (shape const& c :
+       {shape{"ab\nabcdef\nx", 7}, shape{"abc", 3}, shape{"\n\n", 1}, shape{"a\nbcd", 3}, shape{"abcd\nb\n", 5}}) {
+    SCOPED_TRACE(c.text);
+    std::string const path = dir.write("t", c.text);
+    auto const id = rowscan::resident::identity_of(path);
+    ASSERT_TRUE(id);
+    auto const text = rowscan::resident::load_text(path, "t", *id, 2);
+    ASSERT_TRUE(text);
+    EXPECT_EQ(text->longest_line, c.longest);
+    EXPECT_FALSE(text->on_device);
+  }
+}
+
 /// The cache alone, with a loader that counts its loads and holds each one until both threads are in it.
 TEST(ResidentCache, TwoLoadsOfOneFileKeepOneEntry) {
   scratch dir;

@@ -80,7 +80,10 @@ class session {
   std::unique_ptr<state> state_;
 };
 
-/// The cache budget a session takes without one: a quarter of MemAvailable (0 if it cannot be read).
+/// The cache budget a session takes without one: a quarter of MemAvailable (0 if it cannot be read), and on a
+/// GPU at most half of its free memory, where the cache keeps a copy of each file.
+std::uint64_t default_cache_bytes(engine const& on);
+/// default_cache_bytes of the engine session_options{} chooses.
 std::uint64_t default_cache_bytes();
 
 }  // namespace rowscan

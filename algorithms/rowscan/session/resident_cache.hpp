@@ -40,6 +40,11 @@ class resident_text {
   int fd() const { return fd_; }
   std::uint64_t bytes() const { return identity_.size; }
   file_identity const& identity() const { return identity_; }
+  /// Its longest line, with its '\n' (a GPU folds a copy only where the workload carries such a line).
+  std::uint64_t longest_line = 0;
+  /// A copy in a GPU's memory (device_keeper), freed with the text by `free_copy`.
+  bool on_device = false;
+  void (*free_copy)(int fd) = nullptr;
 
  private:
   int fd_;

@@ -28,13 +28,32 @@ struct closing {
 /// Copies bytes [begin, end) of `from` to the same place in `to` through a buffer of its own, with pread
 /// and pwrite: the kernel allocates the memory file's pages as it writes them (a copy into a mapping of
 /// it took a page fault a page, several times slower). False if the file ended first.
-bool copy_range(int from, int to, std::uint64_t begin, std::uint64_t end) {
+/// Where the '\n's of a stretch of the file are: the first, the last, and the longest line between two of them.
+struct line_ends {
+  std::uint64_t first = UINT64_MAX;  // none
+  std::uint64_t last = 0;
+  std::uint64_t longest = 0;
+  void add(std::uint64_t at) {
+    if (first == UINT64_MAX) {
+      first = at;
+    } else {
+      longest = std::max(longest, at - last);
+    }
+    last = at;
+  }
+};
+
+bool copy_range(int from, int to, std::uint64_t begin, std::uint64_t end, line_ends& ends) {
   std::vector<char> buffer(std::size_t{4} << 20);
   while (begin < end) {
     std::size_t const want = static_cast<std::size_t>(std::min<std::uint64_t>(end - begin, buffer.size()));
     ssize_t const got = ::pread(from, buffer.data(), want, static_cast<off_t>(begin));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return false;
+    for (char const* p = buffer.data(); (p = static_cast<char const*>(std::memchr(p, '\n', buffer.data() + got - p)));
+         ++p) {
+      ends.add(begin + static_cast<std::uint64_t>(p - buffer.data()));
+    }
     std::size_t written = 0;
     while (written < static_cast<std::size_t>(got)) {
       ssize_t const put = ::pwrite(to, buffer.data() + written, static_cast<std::size_t>(got) - written,
@@ -50,7 +69,10 @@ bool copy_range(int from, int to, std::uint64_t begin, std::uint64_t end) {
 
 }  // namespace
 
-resident_text::~resident_text() { ::close(fd_); }
+resident_text::~resident_text() {
+  if (free_copy != nullptr) free_copy(fd_);
+  ::close(fd_);
+}
 
 std::shared_ptr<resident_text> load_text(std::string const& path, std::string const& label,
                                          file_identity const& expected, unsigned threads) {
@@ -70,10 +92,11 @@ std::shared_ptr<resident_text> load_text(std::string const& path, std::string co
       std::max<std::uint64_t>(std::uint64_t{64} << 20, (size + threads - 1) / std::max(threads, 1u));
   std::vector<std::thread> copying;
   std::vector<char> whole((size + stripe - 1) / stripe, 0);
+  std::vector<line_ends> ends(whole.size());
   for (std::size_t i = 0; i < whole.size(); ++i) {
     auto copy = [&, i] {
       std::uint64_t const begin = i * stripe;
-      whole[i] = copy_range(file, memory, begin, std::min(size, begin + stripe)) ? 1 : 0;
+      whole[i] = copy_range(file, memory, begin, std::min(size, begin + stripe), ends[i]) ? 1 : 0;
     };
     if (i + 1 == whole.size()) {
       copy();  // the last stripe on this thread
@@ -91,6 +114,15 @@ std::shared_ptr<resident_text> load_text(std::string const& path, std::string co
   if (!complete || identity_of(file) != expected) return nullptr;
   auto const now = identity_of(path);
   if (!now || *now != expected) return nullptr;
+  // The stripes' line ends in order: a line runs from the byte after one '\n' to the next (or the end).
+  std::uint64_t longest = 0;
+  std::uint64_t line_start = 0;
+  for (line_ends const& e : ends) {
+    if (e.first == UINT64_MAX) continue;
+    longest = std::max({longest, e.longest, e.first + 1 - line_start});
+    line_start = e.last + 1;
+  }
+  text->longest_line = std::max(longest, size - line_start);
   return text;
 }
 

@@ -7,7 +7,9 @@
 #include "rowscan/inputs/outcome.hpp"
 #include "rowscan/inputs/workloads.hpp"
 #include "rowscan/job/devices.hpp"
+#include "rowscan/session/device_keeper.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -36,6 +38,19 @@ engine const& engine_for(std::string const& devices) {
     return *gpu;
   }
   throw usage_error("devices: '" + devices + "' is not auto, cpu or gpu");
+}
+
+/// A quarter of MemAvailable (/proc/meminfo), or 0 if it cannot be read.
+std::uint64_t quarter_of_available_memory() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    std::uint64_t kib = 0;
+    if (fields >> name >> kib && name == "MemAvailable:") return kib * 1024 / 4;
+  }
+  return 0;
 }
 
 /// Whether a source's bytes may be kept: a plain regular file read whole (not standard input, not
@@ -94,6 +109,12 @@ Summary run_query(session::state& s, std::vector<std::string> const& operands, O
       }
       held.push_back(std::move(h));
     }
+    // Every file on the GPU already: two workers fold its copy, one's kernels running while the other waits for
+    // a result on the host (the driver's lanes on one GPU, as --devices gpu:0,0 runs them).
+    bool const all_on_device =
+        !held.empty() && held.size() == sources.size() &&
+        std::all_of(held.begin(), held.end(), [](auto const& h) { return h.text && h.text->on_device; });
+    if (all_on_device && options.gpus.empty()) options.gpus = {job::default_gpu, job::default_gpu};
     std::vector<inputs::input_piece> const all = inputs::share_of(sources, 0, 1);
     job::tally outcome;
     Summary answer = inputs::fold_share(sources, all, options, work, nullptr, outcome, /*rethrow=*/true);
@@ -109,29 +130,32 @@ Summary run_query(session::state& s, std::vector<std::string> const& operands, O
 
 }  // namespace
 
-std::uint64_t default_cache_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    std::istringstream fields(line);
-    std::string name;
-    std::uint64_t kib = 0;
-    if (fields >> name >> kib && name == "MemAvailable:") return kib * 1024 / 4;
-  }
-  return 0;
+std::uint64_t default_cache_bytes(engine const& on) {
+  std::uint64_t const host = quarter_of_available_memory();
+  device_keeper const* const keeper = on.on_gpu() ? gpu_keeper() : nullptr;
+  return keeper != nullptr ? std::min(host, keeper->free_bytes() / 2) : host;
 }
+
+std::uint64_t default_cache_bytes() { return default_cache_bytes(engine_for("auto")); }
 
 session::session(session_options const& options) {
   engine const& on = engine_for(options.devices);
   on.start({});  // a GPU's context now, not in the first query
   unsigned const threads = options.threads;
   unsigned const load_threads = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-  resident::loader load = [load_threads](std::string const& path, std::string const& label,
-                                         resident::file_identity const& expected) {
-    return resident::load_text(path, label, expected, load_threads);
+  // On a GPU each loaded file is copied to the device too, and runs fold that copy (rowscan/job/resident_device.hpp).
+  device_keeper const* const keeper = on.on_gpu() ? gpu_keeper() : nullptr;
+  resident::loader load = [load_threads, keeper](std::string const& path, std::string const& label,
+                                                 resident::file_identity const& expected) {
+    auto text = resident::load_text(path, label, expected, load_threads);
+    if (text && keeper != nullptr && keeper->keep(text->fd(), text->bytes(), text->longest_line)) {
+      text->on_device = true;
+      text->free_copy = keeper->drop;
+    }
+    return text;
   };
   state_.reset(
-      new state{&on, threads, resident::resident_cache(options.cache_bytes.value_or(default_cache_bytes()), load)});
+      new state{&on, threads, resident::resident_cache(options.cache_bytes.value_or(default_cache_bytes(on)), load)});
 }
 
 session::~session() = default;
