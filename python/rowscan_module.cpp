@@ -186,6 +186,7 @@ PYBIND11_MODULE(_rowscan, m) {
   static py::exception<error> const base(m, "Error", PyExc_RuntimeError);
   static py::exception<input_error> const input(m, "InputError", base.ptr());
   static py::exception<usage_error> const usage(m, "UsageError", PyExc_ValueError);
+  // NOLINTNEXTLINE(performance-unnecessary-value-param): pybind11's translator is void(*)(std::exception_ptr)
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -34,7 +34,7 @@ class scratch {
     ::rmdir(dir_.c_str());
   }
   std::string write(std::string const& name, std::string const& text) {
-    std::string const path = dir_ + "/" + name;
+    std::string path = dir_ + "/" + name;
     std::ofstream(path, std::ios::binary) << text;
     files_.push_back(path);
     return path;

@@ -5,6 +5,7 @@ bundled sample and on random inputs; and the session's cache: a second query rea
 file is read again, the budget holds, a bad file is never kept, Ctrl-C stops a query.
 
 Usage: session_test.py ROWSCAN SOURCE_DIR (PYTHONPATH holds the built package). Seeds are printed on failure.
+ROWSCAN_TEST_DEVICES=gpu runs the sessions and the CLI on the GPU (a cuda build on a GPU machine).
 """
 import ctypes
 import os
@@ -22,11 +23,13 @@ import rowscan
 
 CLI = None
 SOURCE_DIR = None
+# Where the sessions and the CLI run: "cpu" (CI), or "gpu" on a GPU machine (the copies kept in device memory).
+DEVICES = os.environ.get("ROWSCAN_TEST_DEVICES", "cpu")
 
 
 def cli(*args, check=True):
     """The CLI's stdout as str, or (exit code, stderr) when check is False and it fails."""
-    quiet = ["--no-progress"] if args[0] != "generate" else []
+    quiet = ["--no-progress", "--devices", DEVICES] if args[0] != "generate" else []
     run = subprocess.run([CLI, *args, *quiet], capture_output=True)
     if check:
         if run.returncode != 0:
@@ -94,14 +97,14 @@ class Directory(unittest.TestCase):
 class SameAsCli(Directory):
     def test_bundled_sample(self):
         sample = os.path.join(SOURCE_DIR, "samples", "measurements.txt")
-        s = rowscan.Session(devices="cpu")
+        s = rowscan.Session(devices=DEVICES)
         for fmt in ("1brc", "json", "csv"):
             self.assertEqual(s.stations(sample).text(fmt), cli("stations", sample, "--format", fmt))
         with open(os.path.join(SOURCE_DIR, "samples", "measurements.out")) as expected:
             self.assertEqual(str(s.stations(sample)), expected.read())
 
     def test_random_measurements(self):
-        s = rowscan.Session(devices="cpu", threads=2)
+        s = rowscan.Session(devices=DEVICES, threads=2)
         for seed in range(8):
             rng = random.Random(seed)
             path = self.write("m%d.txt" % seed, random_measurements(rng, rng.randint(1, 3000), rng.randint(1, 60)))
@@ -123,7 +126,7 @@ class SameAsCli(Directory):
         for i in range(3):
             self.write("part%d.txt" % i, random_measurements(rng, 500, 20))
         os.mkdir(os.path.join(self.dir, "sub"))
-        s = rowscan.Session(devices="cpu")
+        s = rowscan.Session(devices=DEVICES)
         got = s.stations(self.dir)
         self.assertEqual(got.text(), cli("stations", self.dir))
         self.assertIn("skipped 1 subdirectory", got.warnings)
@@ -131,7 +134,7 @@ class SameAsCli(Directory):
         self.assertEqual(s.stations(files).text(), cli("stations", *files))
 
     def test_random_lineitem(self):
-        s = rowscan.Session(devices="cpu")
+        s = rowscan.Session(devices=DEVICES)
         for seed in (1, 2):
             path = os.path.join(self.dir, "lineitem%d.tbl" % seed)
             cli("generate", "lineitem", "--scale", "0.001", "--seed", str(seed), "-o", path)
@@ -155,7 +158,7 @@ class SameAsCli(Directory):
         except ImportError:
             self.skipTest("no pandas")
         sample = os.path.join(SOURCE_DIR, "samples", "measurements.txt")
-        frame = rowscan.Session(devices="cpu").stations(sample).to_pandas()
+        frame = rowscan.Session(devices=DEVICES).stations(sample).to_pandas()
         self.assertEqual(list(frame.columns), ["station", "min", "mean", "max", "count", "sum"])
 
 
@@ -168,7 +171,7 @@ class Errors(Directory):
 
     def test_bad_line_is_the_cli_message_and_never_cached(self):
         path = self.write("bad.txt", b"Hamburg;12.0\nBerlin;1.23\nParis;3.0\n")
-        s = rowscan.Session(devices="cpu")
+        s = rowscan.Session(devices=DEVICES)
         with self.assertRaises(rowscan.InputError) as raised:
             s.stations(path)
         self.assertIsInstance(raised.exception, rowscan.Error)
@@ -182,7 +185,7 @@ class Errors(Directory):
 
     def test_skipped_lines_are_found_again_in_the_cached_bytes(self):
         path = self.write("bad.txt", b"Hamburg;12.0\nBerlin;1.23\nParis;3.0\nOslo;x\n")
-        s = rowscan.Session(devices="cpu")
+        s = rowscan.Session(devices=DEVICES)
         got = s.stations(path, skip_invalid=True)
         code, out, err = cli("stations", path, "--skip-invalid", check=False)
         self.assertEqual(got.text(), out)
@@ -196,13 +199,13 @@ class Errors(Directory):
 
     def test_lineitem_error(self):
         path = self.write("bad.tbl", b"1|2|3|\n")
-        s = rowscan.Session(devices="cpu")
+        s = rowscan.Session(devices=DEVICES)
         with self.assertRaises(rowscan.InputError) as raised:
             s.lineitem(path, suppkey_below=[5])
         self.assert_same_error(raised, "lineitem", path, "--suppkey-below", "5")
 
     def test_missing_file_and_bad_devices(self):
-        s = rowscan.Session(devices="cpu")
+        s = rowscan.Session(devices=DEVICES)
         missing = os.path.join(self.dir, "nope.txt")
         with self.assertRaises(rowscan.Error) as raised:
             s.stations(missing)
@@ -218,7 +221,7 @@ class Cache(Directory):
     def test_second_query_reads_no_file(self):
         path = self.big("a.txt", 1)
         size = os.path.getsize(path)
-        s = rowscan.Session(devices="cpu")
+        s = rowscan.Session(devices=DEVICES)
         watch = FileWatch(path)
         first = s.stations(path).text()
         opens, reads = watch.events()
@@ -234,7 +237,7 @@ class Cache(Directory):
 
     def test_a_changed_file_is_read_again(self):
         path = self.big("a.txt", 2)
-        s = rowscan.Session(devices="cpu")
+        s = rowscan.Session(devices=DEVICES)
         self.assertEqual(s.stations(path).text(), cli("stations", path))
         with open(path, "ab") as f:  # one more station, same inode
             f.write(b"Zzyzx;-99.9\n")
@@ -252,7 +255,7 @@ class Cache(Directory):
         paths = [self.big("f%d.txt" % i, 10 + i, rows=20000) for i in range(4)]
         sizes = [os.path.getsize(p) for p in paths]
         budget = max(sizes) * 2 + 1  # room for two
-        s = rowscan.Session(devices="cpu", cache_bytes=budget)
+        s = rowscan.Session(devices=DEVICES, cache_bytes=budget)
         rng = random.Random(5)
         for _ in range(12):
             i = rng.randrange(len(paths))
@@ -261,7 +264,7 @@ class Cache(Directory):
             self.assertLessEqual(info["bytes"], budget)
             self.assertLessEqual(info["entries"], 2)
         self.assertGreater(s.cache_info()["evictions"], 0)
-        small = rowscan.Session(devices="cpu", cache_bytes=min(sizes) - 1)  # no file fits: each is read as a file
+        small = rowscan.Session(devices=DEVICES, cache_bytes=min(sizes) - 1)  # no file fits: each is read as a file
         self.assertEqual(small.stations(paths[0]).text(), cli("stations", paths[0]))
         self.assertEqual(small.cache_info()["entries"], 0)
         self.assertEqual(small.cache_info()["uncached"], 1)
@@ -269,7 +272,7 @@ class Cache(Directory):
     def test_least_recently_used_goes_first(self):
         paths = [self.big("f%d.txt" % i, 20 + i, rows=10000) for i in range(3)]
         budget = sum(os.path.getsize(p) for p in paths[:2]) + max(os.path.getsize(p) for p in paths) // 2
-        s = rowscan.Session(devices="cpu", cache_bytes=budget)
+        s = rowscan.Session(devices=DEVICES, cache_bytes=budget)
         s.stations(paths[0])
         s.stations(paths[1])
         s.stations(paths[0])  # 1 is now the least recently used
@@ -282,10 +285,10 @@ class Cache(Directory):
 
     def test_clear_and_no_budget(self):
         path = self.big("a.txt", 3, rows=1000)
-        s = rowscan.Session(devices="cpu", cache_bytes=0)
+        s = rowscan.Session(devices=DEVICES, cache_bytes=0)
         self.assertEqual(s.stations(path).text(), cli("stations", path))
         self.assertEqual(s.cache_info()["entries"], 0)
-        s = rowscan.Session(devices="cpu")
+        s = rowscan.Session(devices=DEVICES)
         s.stations(path)
         s.clear_cache()
         self.assertEqual((s.cache_info()["entries"], s.cache_info()["bytes"]), (0, 0))
@@ -295,7 +298,7 @@ class Interrupt(Directory):
     def test_ctrl_c_stops_a_query(self):
         path = os.path.join(self.dir, "big.txt")
         cli("generate", "measurements", "--rows", "3000000", "--seed", "7", "-o", path)
-        s = rowscan.Session(devices="cpu", threads=1)
+        s = rowscan.Session(devices=DEVICES, threads=1)
         timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
         returned = False
         timer.start()
