@@ -5,8 +5,9 @@
 # the same run: import + Session(), the first query, and the median of 5 later queries
 # (scripts/session_timing.py), hot page cache (docs/python.md, "Measured").
 #
-#   OUT=DIR scripts/session_device.sh PEERS [BUILD]   -> DIR/session.csv, DIR/session.log
+#   OUT=DIR scripts/session_device.sh PEERS [BUILD [PART...]]   -> DIR/session.csv, DIR/session.log
 #
+# PARTs (default: all three): 413 and 10000 (1e9 rows with that many stations), lineitem (scale factor 10).
 # PEERS is a folder with austindonisan/1brc's 1brc.c as austin_1brc.c (as scripts/yardsticks_device.sh
 # takes it); BUILD the cuda build tree (build/cuda). DATA_DIR (/tmp) holds the generated files; the
 # measurements files are those of yardsticks_device.sh.
@@ -15,6 +16,8 @@ cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { sed -n '2,/^set/p' "$0" | sed '$d' >&2; exit 2; }
 peers=$(cd "$1" && pwd)
 build=$(realpath "${2:-build/cuda}")
+parts=("${@:3}")
+[ ${#parts[@]} -gt 0 ] || parts=(413 10000 lineitem)
 out=${OUT:-$build/session}
 data=${DATA_DIR:-/tmp}
 exe=$build/app/rowscan
@@ -23,7 +26,7 @@ mkdir -p "$out" "$data/bin"
 source scripts/wall_time.sh   # wall_seconds, median
 log=$out/session.log
 csv=$out/session.csv
-echo "workload,input,program,figure,seconds,commit,device" > "$csv"
+[ -s "$csv" ] || echo "workload,input,program,figure,seconds,commit,device" > "$csv"
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 device="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ',' ' '), $cores cores"
 gcc -std=c17 -march=native -Ofast -pthread "$peers/austin_1brc.c" -o "$data/bin/austin" 2>>"$log" ||
@@ -45,12 +48,19 @@ timed() {
   fi
 }
 
-for stations in 413 10000; do
-  file=$data/measurements-1e9-$stations.txt
-  [ -s "$file" ] || "$exe" generate measurements --rows 1000000000 --stations "$stations" --seed 1 -o "$file"
-  timed stations "$file"
+for part in "${parts[@]}"; do
+  case $part in
+    413 | 10000)
+      file=$data/measurements-1e9-$part.txt
+      [ -s "$file" ] || "$exe" generate measurements --rows 1000000000 --stations "$part" --seed 1 -o "$file"
+      timed stations "$file"
+      ;;
+    lineitem)
+      file=$data/lineitem-sf10.tbl
+      [ -s "$file" ] || "$exe" generate lineitem --scale 10 --seed 1 -o "$file"
+      timed lineitem "$file" 1000,5000,10000
+      ;;
+    *) echo "session_device: unknown part '$part'" >&2 ;;
+  esac
 done
-file=$data/lineitem-sf10.tbl
-[ -s "$file" ] || "$exe" generate lineitem --scale 10 --seed 1 -o "$file"
-timed lineitem "$file" 1000,5000,10000
 cat "$csv"
