@@ -6,7 +6,12 @@ include(CMakePackageConfigHelpers)
 
 set(rowscan_config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/rowscan)
 
-install(TARGETS rowscan_core rowscan_algorithms EXPORT rowscanTargets
+# rowscan::session too where it links only exported engines (the CUDA build's host engine is not one).
+set(rowscan_exported rowscan_core rowscan_algorithms)
+if(NOT TARGET rowscan_algorithms_host)
+  list(APPEND rowscan_exported rowscan_session)
+endif()
+install(TARGETS ${rowscan_exported} EXPORT rowscanTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/algorithms/rowscan DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

@@ -6,7 +6,9 @@
 #                                        python3 (the man page, the completions, the python tests)
 #                                        zlib1g-dev libzstd-dev (compressed input)
 #   scripts/bootstrap.sh --mpi           also libopenmpi-dev openmpi-bin: the CLI's MPI ranks and the mpi tests
-#   scripts/bootstrap.sh --ci            what .ci/run needs: --mpi's packages and clang-tidy (scripts/clang_tidy.sh)
+#   scripts/bootstrap.sh --python        also python3-dev pybind11-dev: the Python module rowscan (docs/python.md)
+#   scripts/bootstrap.sh --ci            what .ci/run needs: --mpi's and --python's packages and clang-tidy
+#                                        (scripts/clang_tidy.sh)
 #   scripts/bootstrap.sh --benchmarks    also libbenchmark-dev, for -DROWSCAN_BUILD_BENCHMARKS=ON
 #   scripts/bootstrap.sh --charts        also gnuplot-nox, for scripts/charts.sh
 # Flags combine. CCCL 3 (Thrust, CUB, libcu++) is no Debian package: it is found, as CMake finds it, in
@@ -17,10 +19,11 @@ packages=(cmake ninja-build g++ libcxxopts-dev libgtest-dev libgmock-dev python3
 for flag in "$@"; do
   case $flag in
     --mpi) packages+=(libopenmpi-dev openmpi-bin) ;;
-    --ci) packages+=(libopenmpi-dev openmpi-bin clang-tidy) ;;
+    --python) packages+=(python3-dev pybind11-dev) ;;
+    --ci) packages+=(libopenmpi-dev openmpi-bin python3-dev pybind11-dev clang-tidy) ;;
     --benchmarks) packages+=(libbenchmark-dev) ;;
     --charts) packages+=(gnuplot-nox) ;;
-    *) echo "usage: scripts/bootstrap.sh [--mpi] [--ci] [--benchmarks] [--charts]" >&2; exit 2 ;;
+    *) echo "usage: scripts/bootstrap.sh [--mpi] [--python] [--ci] [--benchmarks] [--charts]" >&2; exit 2 ;;
   esac
 done
 missing=()

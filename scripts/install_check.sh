@@ -23,6 +23,12 @@ if grep -rqE "(find_dependency|find_package)\(cxxopts|cxxopts::" "$prefix/lib/cm
   exit 1
 fi
 "$prefix/bin/rowscan" --version >/dev/null
+# The Python module, where the build made it: imported from the prefix, it answers the sample.
+for package in "$prefix"/lib/python3*/site-packages/rowscan; do
+  [ -f "$package/__init__.py" ] || continue
+  PYTHONPATH=$(dirname "$package") python3 -c 'import rowscan, sys; sys.stdout.write(str(rowscan.Session(devices="cpu").stations(sys.argv[1])))' \
+    samples/measurements.txt | cmp - samples/measurements.out
+done
 
 cmake -S tests/install_consumer -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_PREFIX_PATH="$prefix" -DCUDAToolkit_ROOT="${CUDAToolkit_ROOT:-/usr/local/cuda}" >/dev/null

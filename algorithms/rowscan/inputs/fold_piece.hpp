@@ -77,7 +77,12 @@ inline std::uint64_t read_past_header(int fd, char quote, std::string const& lab
 inline std::optional<std::uint64_t> open_piece(input_source const& source, input_piece const& piece,
                                                std::optional<io::input_file>& input, opened_piece& opened) {
   opened.source = piece.source;
-  input.emplace(source.path, io::text_options{source.crlf});
+  if (source.resident_fd >= 0) {
+    input.emplace(io::reopen_resident(source.resident_fd, source_label(source)), source_label(source),
+                  io::text_options{source.crlf});
+  } else {
+    input.emplace(source.path, io::text_options{source.crlf});
+  }
   if (piece.whole) {
     opened.begin = input->bom_bytes();  // positions count the file's bytes, the byte order mark included
     opened.opens_file = true;

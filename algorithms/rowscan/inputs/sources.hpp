@@ -31,6 +31,9 @@ struct input_source {
   /// the file's text is folded, and counts as the file's first line. Such a file is read whole.
   bool header = false;
   char quote = 0;  ///< the quote byte of quoted fields (0: none), for finding the header's end
+  /// A descriptor of a memory file that holds the file's bytes (a session's cache:
+  /// rowscan/session/resident_cache.hpp), read in its place under the same name; -1: the file is read.
+  int resident_fd = -1;
 };
 
 /// How the FILE operands are read.

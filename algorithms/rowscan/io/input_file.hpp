@@ -54,6 +54,9 @@ bool could_be_longer_magic(std::string_view first_bytes);
 class input_file {
  public:
   explicit input_file(std::string const& path, text_options options = {});
+  /// An input already open on `fd` (owned from now on, closed by the destructor), named `label` in errors:
+  /// a file's bytes held in memory (rowscan/session/resident_cache.hpp), read as the file itself is.
+  input_file(int fd, std::string label, text_options options = {});
   ~input_file();  ///< closes the pipe, which stops a decoder that is still running
   input_file(input_file const&) = delete;
   input_file& operator=(input_file const&) = delete;
@@ -76,6 +79,7 @@ class input_file {
 
  private:
   void skip_bom(int fd);  ///< reads or seeks past the 3 bytes of a byte order mark that peek saw
+  void start(text_options options);  ///< classifies fd_, skips a byte order mark, starts a decoder if needed
 
   int fd_;
   int text_fd_;
@@ -85,6 +89,10 @@ class input_file {
   std::size_t bom_bytes_ = 0;
   std::shared_ptr<decoder> decoder_;
 };
+
+/// A new open file description of the file on `fd` (through /proc/self/fd): its own offset, so that runs
+/// may read one memory file at once. Throws rowscan::error naming `label` when it cannot be opened.
+int reopen_resident(int fd, std::string const& label);
 
 /// The first decode failure of any input_file in this process, if one failed: the CLI checks it
 /// before it writes an answer and reports it instead of what the truncated text caused.

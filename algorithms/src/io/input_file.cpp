@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace rowscan::io {
@@ -337,6 +338,15 @@ input_file::input_file(std::string const& path, text_options options)
     : fd_(-1), text_fd_(-1), owned_(path != "-"), label_(owned_ ? display_name(path) : "<stdin>") {
   fd_ = owned_ ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
   if (fd_ < 0) throw error(label_ + ": cannot open: " + std::strerror(errno));
+  start(options);
+}
+
+input_file::input_file(int fd, std::string label, text_options options)
+    : fd_(fd), text_fd_(-1), owned_(true), label_(std::move(label)) {
+  start(options);
+}
+
+void input_file::start(text_options options) {
   text_fd_ = fd_;
   struct stat st{};
   if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -420,6 +430,13 @@ std::optional<std::string> input_file::decode_failure() const {
   if (!decoder_) return std::nullopt;
   std::lock_guard<std::mutex> lock(decoder_->mutex);
   return decoder_->failure;
+}
+
+int reopen_resident(int fd, std::string const& label) {
+  std::string const path = "/proc/self/fd/" + std::to_string(fd);
+  int const own = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (own < 0) throw error(label + ": cannot open its copy in memory: " + std::strerror(errno));
+  return own;
 }
 
 std::optional<std::string> first_decode_failure() {

@@ -16,6 +16,7 @@
 #include "rowscan/job/shared_run.hpp"
 #include "rowscan/job/merge_reports.hpp"
 #include "rowscan/job/out_of_memory.hpp"
+#include "rowscan/job/resident_device.hpp"
 #include "rowscan/job/stage_names.hpp"
 #include "rowscan/job/timeline.hpp"
 #include "rowscan/records.hpp"
@@ -59,9 +60,11 @@ std::size_t device_bytes_in_use() {
   return m.total_bytes - m.free_bytes;
 }
 
+}  // namespace
+
 /// Folds a block's text (device-system memory) with a worker, in halves if the device runs out of
 /// memory for the whole; its tally, positions relative to the block. file_offset (where the block
-/// starts in its file) is for the out-of-memory error.
+/// starts in its file) is for the out-of-memory error. Also the fold of a resident run (resident_device.hpp).
 // [docs:fold-in-halves]
 tally fold_block(worker_slot const& slot, char const* text, std::size_t size, std::uint64_t file_offset,
                  std::string const& label, std::size_t chunk_size) {
@@ -85,6 +88,8 @@ tally fold_block(worker_slot const& slot, char const* text, std::size_t size, st
   }
 }
 // [docs:end]
+
+namespace {
 
 /// The error of a line longer than the carry, right after a block whose tally is `here`.
 void add_overlong_line(tally& here, block_worker const& worker, std::string const& prefix, std::size_t block_size) {
@@ -356,6 +361,8 @@ struct shared_scope {
 void run_blocks(int fd, std::string const& label, job_options const& options, block_layout const& layout,
                 std::vector<worker_slot> const& workers, io::block_memory const& ring, run_report& report) {
   ROWSCAN_EXPECTS(!workers.empty(), "a run needs a worker");
+  // A memory file of a session's cache whose copy is in the GPU's memory: folded there, nothing read.
+  if (run_resident(fd, label, options, layout, workers, report)) return;
   shared_run* const shared = options.shared;
   context const& ctx = *workers.front().ctx;  // the one the driver's own stages are timed on
   std::size_t const bytes_at_start = device_bytes_in_use();

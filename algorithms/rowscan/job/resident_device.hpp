@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// rowscan/job/resident_device.hpp: the bytes of a session's files kept in device memory, and runs of the job
+// driver that fold them where they lie (rowscan/session.hpp; compiled for each Thrust system).
+//
+//   session's cache: a memory file of a file's bytes -keep_on_device-> a copy in the GPU's memory, keyed by
+//   the memory file's inode
+//   run_blocks(fd of that memory file) -run_resident-> the copy cut into blocks at line ends -> the workers
+//   fold them on threads of their own (fold_block) -> their tallies merged in input order -> the report
+//
+// Nothing is read and nothing is copied to the device in such a run: what the GPU does is the fold alone.
+// The host systems keep nothing (their workers read the memory file itself): keep_on_device is false there.
+#pragma once
+
+#include "rowscan/job/driver.hpp"
+#include "rowscan/job/tally.hpp"
+#include "rowscan/system.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rowscan::job {
+ROWSCAN_SYSTEM_BEGIN
+
+/// Copies the memory file on fd (`bytes` long, its longest line `longest_line` bytes with its '\n') to the
+/// current GPU's memory, for later runs that read it. False under the host systems, or when the GPU has no
+/// room for it (those runs then read the memory file, as they read any file).
+bool keep_on_device(int fd, std::uint64_t bytes, std::uint64_t longest_line);
+
+/// Frees what keep_on_device(fd) kept (a run that is folding it keeps it until it ends).
+void drop_from_device(int fd);
+
+/// run_blocks over the device copy of the memory file on fd, from fd's offset: the same tallies, merged in
+/// input order, the same errors and report, the blocks folded where they lie. False, and nothing done, when
+/// fd has no copy, or the run cannot fold it there (a shared run, quoted records, a line longer than the
+/// workload carries, a worker on another GPU): run_blocks then reads fd.
+bool run_resident(int fd, std::string const& label, job_options const& options, block_layout const& layout,
+                  std::vector<worker_slot> const& workers, run_report& report);
+
+/// The driver's fold of one block of text in device-system memory (driver.cu): the worker's tally, folded
+/// again in halves if the device runs out of memory for the whole; file_offset places the block in errors.
+tally fold_block(worker_slot const& slot, char const* text, std::size_t size, std::uint64_t file_offset,
+                 std::string const& label, std::size_t chunk_size);
+
+ROWSCAN_SYSTEM_END
+}  // namespace rowscan::job

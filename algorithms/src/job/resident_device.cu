@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: Apache-2.0
+// A session's files in device memory, folded where they lie (rowscan/job/resident_device.hpp).
+#include "rowscan/job/resident_device.hpp"
+
+#include "rowscan/context.hpp"
+#include "rowscan/cuda_check.hpp"
+#include "rowscan/error.hpp"
+#include "rowscan/job/tally.hpp"
+#include "rowscan/session/device_keeper.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+#include <utility>
+
+namespace rowscan::job {
+ROWSCAN_SYSTEM_BEGIN
+namespace {
+
+#if ROWSCAN_HAS_CUB
+/// Readable bytes after the copy's text, for the last block: more than any workload asks for after a text.
+constexpr std::size_t copy_padding = 4096;
+
+/// A memory file's bytes on one GPU, and a mapping of the memory file on the host, where its blocks are cut at
+/// line ends. Freed with cudaFree, whose error at the runtime's teardown is ignored (a device_vector would throw).
+struct device_copy {
+  char* device = nullptr;
+  char const* host = nullptr;
+  std::uint64_t bytes = 0;
+  std::uint64_t longest_line = 0;
+  int gpu = 0;
+  ~device_copy() {
+    if (device != nullptr) (void)cudaFree(device);
+    (void)cudaGetLastError();
+    if (host != nullptr) ::munmap(const_cast<char*>(host), bytes);
+  }
+};
+
+using file_key = std::pair<std::uint64_t, std::uint64_t>;  // the memory file's device and inode
+
+std::optional<file_key> key_of(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return std::nullopt;
+  return file_key{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
+
+/// The copies, never destroyed: each is freed by drop_from_device while the CUDA runtime is there.
+std::mutex& copies_mutex() {
+  static auto* m = new std::mutex;
+  return *m;
+}
+std::map<file_key, std::shared_ptr<device_copy>>& copies() {
+  static auto* c = new std::map<file_key, std::shared_ptr<device_copy>>;
+  return *c;
+}
+
+std::shared_ptr<device_copy> copy_of(int fd) {
+  auto const key = key_of(fd);
+  if (!key) return nullptr;
+  std::lock_guard<std::mutex> lock(copies_mutex());
+  auto const found = copies().find(*key);
+  return found == copies().end() ? nullptr : found->second;
+}
+
+/// The input [begin, end) of the copy in blocks of at most block_size bytes that end after a '\n' (the last one
+/// at `end`); nothing if a block holds no '\n' (a line longer than a block: the reader's rules decide).
+std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> blocks_of(device_copy const& copy,
+                                                                              std::uint64_t begin, std::uint64_t end,
+                                                                              std::size_t block_size) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> blocks;
+  for (std::uint64_t b = begin; b < end;) {
+    std::uint64_t e = std::min<std::uint64_t>(end, b + block_size);
+    if (e < end) {
+      void const* const last = ::memrchr(copy.host + b, '\n', e - b);
+      if (last == nullptr) return std::nullopt;
+      e = static_cast<std::uint64_t>(static_cast<char const*>(last) - copy.host) + 1;
+    }
+    blocks.emplace_back(b, e);
+    b = e;
+  }
+  return blocks;
+}
+#endif
+
+}  // namespace
+
+bool keep_on_device(int fd, std::uint64_t bytes, std::uint64_t longest_line) {
+#if ROWSCAN_HAS_CUB
+  auto const key = key_of(fd);
+  if (!key || bytes == 0) return false;
+  auto copy = std::make_shared<device_copy>();
+  copy->bytes = bytes;
+  copy->longest_line = longest_line;
+  void* const host = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
+  if (host == MAP_FAILED) return false;
+  copy->host = static_cast<char const*>(host);
+  check_cuda(cudaGetDevice(&copy->gpu), "cannot tell the current GPU");
+  void* device = nullptr;
+  if (cudaMalloc(&device, bytes + copy_padding) != cudaSuccess) {
+    (void)cudaGetLastError();  // no room: runs read the memory file instead
+    return false;
+  }
+  copy->device = static_cast<char*>(device);
+  check_cuda(cudaMemcpy(copy->device, copy->host, bytes, cudaMemcpyHostToDevice), "cannot copy a file to the GPU");
+  check_cuda(cudaMemset(copy->device + bytes, 0, copy_padding), "cannot clear the padding of a file on the GPU");
+  std::lock_guard<std::mutex> lock(copies_mutex());
+  copies()[*key] = std::move(copy);
+  return true;
+#else
+  (void)fd;
+  (void)bytes;
+  (void)longest_line;
+  return false;
+#endif
+}
+
+void drop_from_device(int fd) {
+#if ROWSCAN_HAS_CUB
+  auto const key = key_of(fd);
+  if (!key) return;
+  std::shared_ptr<device_copy> gone;  // freed after the lock, unless a run still holds it
+  std::lock_guard<std::mutex> lock(copies_mutex());
+  auto const found = copies().find(*key);
+  if (found == copies().end()) return;
+  gone = std::move(found->second);
+  copies().erase(found);
+#else
+  (void)fd;
+#endif
+}
+
+bool run_resident(int fd, std::string const& label, job_options const& options, block_layout const& layout,
+                  std::vector<worker_slot> const& workers, run_report& report) {
+#if ROWSCAN_HAS_CUB
+  if (options.shared != nullptr || layout.record_quote != 0 || workers.empty()) return false;
+  std::shared_ptr<device_copy> const copy = copy_of(fd);
+  if (!copy || copy->longest_line >= layout.carried_line || layout.text_padding > copy_padding) return false;
+  int const current = current_device();
+  for (worker_slot const& w : workers) {
+    if ((w.device == no_device ? current : w.device) != copy->gpu) return false;
+  }
+  off_t const at = ::lseek(fd, 0, SEEK_CUR);
+  if (at < 0 || static_cast<std::uint64_t>(at) > copy->bytes) return false;
+  std::uint64_t const begin = static_cast<std::uint64_t>(at);
+  std::uint64_t const end = begin + std::min<std::uint64_t>(copy->bytes - begin, options.max_input_bytes);
+  auto const blocks = blocks_of(*copy, begin, end, layout.block_size);
+  if (!blocks) return false;
+
+  // The workers take blocks in input order, each on a thread of its own (the driver's lanes: one's kernels run
+  // while another waits for a result on the host); their tallies are merged in input order after.
+  std::vector<tally> tallies(blocks->size());
+  std::vector<worker_share> shares(workers.size());
+  std::vector<std::exception_ptr> failures(workers.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex progress_mutex;
+  std::uint64_t done = 0;
+  auto const start = std::chrono::steady_clock::now();
+  auto fold_blocks = [&](std::size_t w) {
+    try {
+      use_device(copy->gpu);
+      worker_share& share = shares[w];
+      share.on_gpu = true;
+      for (std::size_t i; (i = next++) < blocks->size();) {
+        auto const [b, e] = (*blocks)[i];
+        if (share.blocks == 0)
+          share.first_block_at = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        tallies[i] = fold_block(workers[w], copy->device + b, e - b, b, label, report.chunk_size);
+        ++share.blocks;
+        share.bytes += e - b;
+        share.busy_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - share.first_block_at;
+        if (options.progress) {
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          done += e - b;
+          options.progress(done);
+        }
+        if (tallies[i].stopped()) break;  // its error ends the run, unless an earlier block's comes first
+      }
+    } catch (...) {
+      failures[w] = std::current_exception();
+      next = blocks->size();  // the others stop too
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t w = 1; w < workers.size(); ++w) threads.emplace_back(fold_blocks, w);
+  fold_blocks(0);
+  for (std::thread& t : threads) t.join();
+  for (std::exception_ptr const& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+  tally input;
+  std::size_t folded = 0;
+  for (tally const& t : tallies) {
+    input = merge(std::move(input), t);
+    ++folded;
+    if (input.stop) break;  // the first bad line in input order
+  }
+  if (input.stop) throw located(*input.stop, label);
+  report.chunks = folded;
+  report.bytes = input.bytes;
+  report.shares = std::move(shares);
+  report.lines = input.lines;
+  report.skipped = located_skips(input, label);
+  report.pool_peak_bytes = workers.front().ctx->pool().peak_large_bytes_held();
+  return true;
+#else
+  (void)fd;
+  (void)label;
+  (void)options;
+  (void)layout;
+  (void)workers;
+  (void)report;
+  return false;
+#endif
+}
+
+ROWSCAN_SYSTEM_END
+}  // namespace rowscan::job
+
+#if ROWSCAN_HAS_CUB
+namespace rowscan {
+namespace {
+std::uint64_t free_gpu_bytes() { return device_memory_info().free_bytes; }
+}  // namespace
+
+device_keeper const* gpu_keeper() {
+  static device_keeper const keeper{&job::keep_on_device, &job::drop_from_device, &free_gpu_bytes};
+  return &keeper;
+}
+}  // namespace rowscan
+#endif

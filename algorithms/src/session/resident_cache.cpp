@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0
+// Files' bytes kept in memory between queries (rowscan/session/resident_cache.hpp).
+#include "rowscan/session/resident_cache.hpp"
+
+#include "rowscan/error.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <fcntl.h>
+#include <sys/mman.h>  // memfd_create
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace rowscan::resident {
+namespace {
+
+/// Closes a descriptor when it goes out of scope.
+struct closing {
+  int fd;
+  ~closing() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+/// Copies bytes [begin, end) of `from` to the same place in `to` through a buffer of its own, with pread
+/// and pwrite: the kernel allocates the memory file's pages as it writes them (a copy into a mapping of
+/// it took a page fault a page, several times slower). False if the file ended first.
+/// Where the '\n's of a stretch of the file are: the first, the last, and the longest line between two of them.
+struct line_ends {
+  std::uint64_t first = UINT64_MAX;  // none
+  std::uint64_t last = 0;
+  std::uint64_t longest = 0;
+  void add(std::uint64_t at) {
+    if (first == UINT64_MAX) {
+      first = at;
+    } else {
+      longest = std::max(longest, at - last);
+    }
+    last = at;
+  }
+};
+
+bool copy_range(int from, int to, std::uint64_t begin, std::uint64_t end, line_ends& ends) {
+  std::vector<char> buffer(std::size_t{4} << 20);
+  while (begin < end) {
+    std::size_t const want = static_cast<std::size_t>(std::min<std::uint64_t>(end - begin, buffer.size()));
+    ssize_t const got = ::pread(from, buffer.data(), want, static_cast<off_t>(begin));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    for (char const* p = buffer.data(); (p = static_cast<char const*>(std::memchr(p, '\n', buffer.data() + got - p)));
+         ++p) {
+      ends.add(begin + static_cast<std::uint64_t>(p - buffer.data()));
+    }
+    std::size_t written = 0;
+    while (written < static_cast<std::size_t>(got)) {
+      ssize_t const put = ::pwrite(to, buffer.data() + written, static_cast<std::size_t>(got) - written,
+                                   static_cast<off_t>(begin + written));
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) return false;
+      written += static_cast<std::size_t>(put);
+    }
+    begin += static_cast<std::uint64_t>(got);
+  }
+  return true;
+}
+
+}  // namespace
+
+resident_text::~resident_text() {
+  if (free_copy != nullptr) free_copy(fd_);
+  ::close(fd_);
+}
+
+std::shared_ptr<resident_text> load_text(std::string const& path, std::string const& label,
+                                         file_identity const& expected, unsigned threads) {
+  int const file = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file < 0) throw error(label + ": cannot open: " + std::strerror(errno));
+  closing const file_closing{file};
+  if (identity_of(file) != expected) return nullptr;  // replaced since the query looked: read as a file
+  int const memory = ::memfd_create("rowscan-resident", MFD_CLOEXEC);
+  if (memory < 0) throw error(label + ": cannot hold its bytes in memory: " + std::strerror(errno));
+  auto text = std::make_shared<resident_text>(memory, expected);
+  std::uint64_t const size = expected.size;
+  if (::ftruncate(memory, static_cast<off_t>(size)) != 0) {
+    throw error(label + ": cannot hold its " + std::to_string(size) + " bytes in memory: " + std::strerror(errno));
+  }
+  // Stripes of at least 64 MiB, one a thread: a thread copies from the page cache at a few GB/s.
+  std::uint64_t const stripe =
+      std::max<std::uint64_t>(std::uint64_t{64} << 20, (size + threads - 1) / std::max(threads, 1u));
+  std::vector<std::thread> copying;
+  std::vector<char> whole((size + stripe - 1) / stripe, 0);
+  std::vector<line_ends> ends(whole.size());
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    auto copy = [&, i] {
+      std::uint64_t const begin = i * stripe;
+      whole[i] = copy_range(file, memory, begin, std::min(size, begin + stripe), ends[i]) ? 1 : 0;
+    };
+    if (i + 1 == whole.size()) {
+      copy();  // the last stripe on this thread
+    } else {
+      try {
+        copying.emplace_back(copy);
+      } catch (...) {
+        copy();  // no thread to spare: this one copies it
+      }
+    }
+  }
+  for (std::thread& t : copying) t.join();
+  bool const complete = std::all_of(whole.begin(), whole.end(), [](char c) { return c != 0; });
+  // Changed as it was read (a write, a truncation): the copy may mix old and new bytes.
+  if (!complete || identity_of(file) != expected) return nullptr;
+  auto const now = identity_of(path);
+  if (!now || *now != expected) return nullptr;
+  // The stripes' line ends in order: a line runs from the byte after one '\n' to the next (or the end).
+  std::uint64_t longest = 0;
+  std::uint64_t line_start = 0;
+  for (line_ends const& e : ends) {
+    if (e.first == UINT64_MAX) continue;
+    longest = std::max({longest, e.longest, e.first + 1 - line_start});
+    line_start = e.last + 1;
+  }
+  text->longest_line = std::max(longest, size - line_start);
+  return text;
+}
+
+resident_cache::resident_cache(std::uint64_t budget_bytes, loader load)
+    : budget_(budget_bytes), load_(std::move(load)) {
+  figures_.budget_bytes = budget_bytes;
+}
+
+void resident_cache::evict_one() {
+  std::shared_ptr<resident_text> const& last = used_order_.back();
+  entries_.erase({last->identity().device, last->identity().inode});
+  figures_.bytes -= last->bytes();
+  --figures_.entries;
+  used_order_.pop_back();
+}
+
+resident_cache::held resident_cache::acquire(std::string const& path, std::string const& label) {
+  auto const id = identity_of(path);
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!id) {  // not a regular file: the query reads it (and says why, if it cannot)
+    ++figures_.uncached;
+    return {};
+  }
+  key const k{id->device, id->inode};
+  auto const found = entries_.find(k);
+  if (found != entries_.end()) {
+    std::shared_ptr<resident_text> const entry = *found->second;
+    if (entry->identity() == *id) {
+      used_order_.splice(used_order_.begin(), used_order_, found->second);
+      ++figures_.hits;
+      return {entry, false};
+    }
+    // The file changed since it was loaded: its bytes go, and it is read again.
+    figures_.bytes -= entry->bytes();
+    --figures_.entries;
+    used_order_.erase(found->second);
+    entries_.erase(found);
+    ++figures_.stale;
+  }
+  ++figures_.misses;
+  if (id->size > budget_) {
+    ++figures_.uncached;
+    return {};
+  }
+  while (figures_.bytes + id->size > budget_ && !used_order_.empty()) {
+    evict_one();
+    ++figures_.evictions;
+  }
+  if (figures_.bytes + id->size > budget_) {  // loads under way hold the rest
+    ++figures_.uncached;
+    return {};
+  }
+  figures_.bytes += id->size;  // reserved before the load, so that no other load takes the room
+  lock.unlock();
+  std::shared_ptr<resident_text> text;
+  try {
+    text = load_(path, label, *id);
+  } catch (...) {
+    lock.lock();
+    figures_.bytes -= id->size;
+    ++figures_.discarded;
+    throw;
+  }
+  lock.lock();
+  if (!text) {
+    figures_.bytes -= id->size;
+    ++figures_.discarded;
+    ++figures_.uncached;
+    return {};
+  }
+  ++figures_.loads;
+  figures_.loaded_bytes += text->bytes();
+  return {text, true};
+}
+
+bool resident_cache::holds(std::string const& path) const {
+  auto const id = identity_of(path);
+  if (!id) return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto const found = entries_.find({id->device, id->inode});
+  return found != entries_.end() && (*found->second)->identity() == *id;
+}
+
+void resident_cache::keep(held const& h) {
+  if (!h.loaded) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  key const k{h.text->identity().device, h.text->identity().inode};
+  auto const found = entries_.find(k);
+  if (found != entries_.end()) {
+    // Another query kept this file first (both loaded it at once), or an older version of it.
+    std::shared_ptr<resident_text> const entry = *found->second;
+    if (entry->identity() == h.text->identity()) {
+      figures_.bytes -= h.text->bytes();
+      ++figures_.discarded;
+      return;
+    }
+    figures_.bytes -= entry->bytes();
+    --figures_.entries;
+    used_order_.erase(found->second);
+    entries_.erase(found);
+    ++figures_.stale;
+  }
+  used_order_.push_front(h.text);
+  entries_[k] = used_order_.begin();
+  ++figures_.entries;
+}
+
+void resident_cache::release(held const& h) {
+  if (!h.loaded) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  figures_.bytes -= h.text->bytes();
+  ++figures_.discarded;
+}
+
+cache_figures resident_cache::figures() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return figures_;
+}
+
+void resident_cache::clear() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  while (!used_order_.empty()) evict_one();
+}
+
+}  // namespace rowscan::resident
