@@ -7,6 +7,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/io/pinned_memory.hpp"
+#include "rowscan/io/reader_threads.hpp"
 #include "rowscan/io/recycled_blocks.hpp"
 #include "rowscan/io/text_uploader.hpp"
 #include "rowscan/job/block_queue.hpp"
@@ -422,6 +423,7 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
   // they are page-locked, which costs milliseconds a block (io/recycled_blocks.hpp).
   io::recycled_blocks ring(io::block_memory{io::allocate_pinned, io::free_pinned});
   io::block_memory const ring_memory = shared != nullptr ? shared->ring_memory().memory() : ring.memory();
+  io::reader_threads reading_threads;  // every reader's, made once for the list (before the readers: it outlives them)
   // The run's inputs whose blocks may be in the queue (declared before it: their readers outlive its
   // workers), and the queue with its workers: made once for every input of the list.
   std::deque<open_input> open;
@@ -466,7 +468,8 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
     std::uint64_t max_bytes = 0;
     if (folding.stopped() || !inputs.next(fd, label, max_bytes)) return false;
     auto const setup_start = std::chrono::steady_clock::now();
-    io::reader_options const reading = reading_for(fd, max_bytes, options, layout, workers.size(), for_joiners, ring_memory);
+    io::reader_options reading = reading_for(fd, max_bytes, options, layout, workers.size(), for_joiners, ring_memory);
+    reading.threads_from = &reading_threads;
     open.push_back({label, std::make_unique<io::chunked_reader>(fd, label, reading), std::nullopt});
     open_input& input = open.back();
     io::chunked_reader& reader = *input.reader;
