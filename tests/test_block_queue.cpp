@@ -252,12 +252,14 @@ TEST(BlockQueue, AWorkerThatCannotStartStopsTheRunWithItsError) {
 /// in input order, up to the input whose bad line stops the run.
 std::vector<tally> queued_inputs(std::vector<std::string> const& texts, std::size_t block_size, crew const& workers) {
   std::vector<std::unique_ptr<support::temp_input>> files;
+  files.reserve(texts.size());
   for (std::string const& text : texts) files.push_back(std::make_unique<support::temp_input>(text));
   rowscan::io::reader_options const reading =
       reading_of(block_size, workers.at_start.size() + workers.later.size() + 1 + 8);
   std::vector<tally> done;
   std::vector<std::string> labels(texts.size());
   std::vector<std::unique_ptr<rowscan::io::chunked_reader>> readers;  // outlive the queue's workers
+  readers.reserve(texts.size());
   rowscan::job::block_queue queue(reading.held - 1, std::chrono::steady_clock::now());
   queue.join(workers.at_start);
   std::size_t pushed = 0;
