@@ -138,6 +138,13 @@ rowscan::io::reader_options reading_of(std::size_t block_size, std::size_t held)
   return reading;
 }
 
+/// The tally of a run of one input, or what it threw.
+tally only_input(rowscan::job::queue_end const& end) {
+  if (end.failure) std::rethrow_exception(end.failure);
+  EXPECT_EQ(end.done.size(), 1u) << "the input is done";
+  return end.done.empty() ? tally{} : end.done.front().folded;
+}
+
 /// Reads `text` in blocks of block_size through one queue taken by `workers`; the merged tally.
 tally queued_fold(std::string const& text, std::size_t block_size, crew const& workers) {
   support::temp_input const input(text);
@@ -146,8 +153,10 @@ tally queued_fold(std::string const& text, std::size_t block_size, crew const& w
   tally out;
   {
     rowscan::io::chunked_reader reader(input.fd(), "text", reading);
-    rowscan::job::block_queue queue(reader, reading.held - 1, 0, std::chrono::steady_clock::now());
+    std::string const label = "text";
+    rowscan::job::block_queue queue(reading.held - 1, std::chrono::steady_clock::now());
     queue.join(workers.at_start);
+    queue.begin_input(reader, 0, label);
     std::size_t pushed = 0;
     rowscan::io::text_chunk block{};
     auto join_due = [&] {
@@ -161,7 +170,8 @@ tally queued_fold(std::string const& text, std::size_t block_size, crew const& w
       ++pushed;
       join_due();
     }
-    out = queue.finish().first;
+    queue.end_input();
+    out = only_input(queue.finish());
   }
   return out;
 }
@@ -237,6 +247,86 @@ TEST(BlockQueue, AWorkerThatCannotStartStopsTheRunWithItsError) {
   }
 }
 
+/// Reads each of `texts` with a reader of its own into one queue taken by `workers` (started once for
+/// all of them), as the driver reads a list of files: each input's tally as the queue reports it done,
+/// in input order, up to the input whose bad line stops the run.
+std::vector<tally> queued_inputs(std::vector<std::string> const& texts, std::size_t block_size, crew const& workers) {
+  std::vector<std::unique_ptr<support::temp_input>> files;
+  files.reserve(texts.size());
+  for (std::string const& text : texts) files.push_back(std::make_unique<support::temp_input>(text));
+  rowscan::io::reader_options const reading =
+      reading_of(block_size, workers.at_start.size() + workers.later.size() + 1 + 8);
+  std::vector<tally> done;
+  std::vector<std::string> labels(texts.size());
+  std::vector<std::unique_ptr<rowscan::io::chunked_reader>> readers;  // outlive the queue's workers
+  readers.reserve(texts.size());
+  rowscan::job::block_queue queue(reading.held - 1, std::chrono::steady_clock::now());
+  queue.join(workers.at_start);
+  std::size_t pushed = 0;
+  auto join_due = [&] {
+    for (auto const& [after, make] : workers.later) {
+      if (after == pushed) queue.join({make});
+    }
+  };
+  auto take_done = [&](std::vector<rowscan::job::input_tally> const& inputs) {
+    for (rowscan::job::input_tally const& one : inputs) done.push_back(one.folded);
+  };
+  join_due();
+  for (std::size_t i = 0; i < texts.size() && !queue.stopped(); ++i) {
+    labels[i] = "text" + std::to_string(i);
+    readers.push_back(std::make_unique<rowscan::io::chunked_reader>(files[i]->fd(), labels[i], reading));
+    queue.begin_input(*readers.back(), 0, labels[i]);
+    rowscan::io::text_chunk block{};
+    while (!queue.stopped() && readers.back()->next(block)) {
+      queue.push(block);
+      ++pushed;
+      join_due();
+    }
+    queue.end_input();
+    take_done(queue.done_inputs());
+  }
+  rowscan::job::queue_end const end = queue.finish();
+  take_done(end.done);
+  if (end.failure) std::rethrow_exception(end.failure);
+  return done;
+}
+
+TEST(BlockQueue, ManyInputsOnOneQueueGiveEachInputsScalarTallyInOrder) {
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    std::mt19937 random(seed);
+    bool const skip = random() % 3 != 0;
+    std::vector<std::string> texts(1 + random() % 7);
+    for (std::string& text : texts) text = random() % 5 == 0 ? "" : random_text(random, 1 + random() % 400, skip ? 7 : 150);
+    std::size_t const block_size = 64 + random() % 1024;
+    crew workers;
+    std::size_t const n = 1 + random() % 4;
+    for (std::size_t i = 0; i < n; ++i) {
+      lane_maker const m = maker(random() % 2 == 0, skip, block_size * (1 + random() % 6));
+      if (i > 0 && random() % 2 == 0) {
+        workers.later.push_back({random() % 20, m});
+      } else {
+        workers.at_start.push_back(m);
+      }
+    }
+    std::string const where = "seed " + std::to_string(seed) + ", " + std::to_string(texts.size()) + " inputs, block " +
+                              std::to_string(block_size) + ", " + std::to_string(n) + " workers, skip " +
+                              std::to_string(skip);
+    std::vector<tally> const got = queued_inputs(texts, block_size, workers);
+    // Every input up to the first that stops, each with its own positions (what the queue had taken of
+    // a later input when the stop was found is the driver's to drop).
+    std::size_t want_done = 0;
+    while (want_done < texts.size()) {
+      bool const stops = scalar_fold(texts[want_done].data(), texts[want_done].size(), skip).stop.has_value();
+      ++want_done;
+      if (stops) break;
+    }
+    ASSERT_GE(got.size(), want_done) << where;
+    for (std::size_t i = 0; i < want_done; ++i) {
+      expect_same(got[i], scalar_fold(texts[i].data(), texts[i].size(), skip), where + ", input " + std::to_string(i));
+    }
+  }
+}
+
 /// Two runs on one queue as --devices cpu+gpu makes them (rowscan/inputs/hand_over.hpp): the first to
 /// claim drives, reading the text into its queue with its workers; the second joins once `after`
 /// blocks were pushed, with the driver holding there until it has. The driver's tally.
@@ -252,16 +342,20 @@ tally shared_fold(std::string const& text, std::size_t block_size, std::size_t a
     reading.memory = shared.ring_memory().memory();
     {
       rowscan::io::chunked_reader reader(input.fd(), "text", reading);
-      rowscan::job::block_queue queue(reader, reading.held - 1, 0, std::chrono::steady_clock::now());
+      std::string const label = "text";
+      rowscan::job::block_queue queue(reading.held - 1, std::chrono::steady_clock::now());
       queue.join({driver_lane});
-      shared.open(queue, "text");
+      shared.open(queue);
+      shared.reading(label);
+      queue.begin_input(reader, 0, label);
       rowscan::io::text_chunk block{};
       while (!queue.stopped() && reader.next(block)) {
         queue.push(block);
         shared.pushed_one();
       }
+      queue.end_input();
       shared.close();
-      out = queue.finish().first;
+      out = only_input(queue.finish());
       joiner_workers = queue.shares().size() - 1;
     }
     shared.end();

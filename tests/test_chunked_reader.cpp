@@ -3,6 +3,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/io/mapped_windows.hpp"
+#include "rowscan/io/reader_threads.hpp"
 #include "rowscan/io/recycled_blocks.hpp"
 
 #include "support/temp_input.hpp"
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <cstdlib>
@@ -492,6 +494,46 @@ TEST(RecycledBlocks, ThreadsNeverHoldOneBlockAtOnce) {
   EXPECT_FALSE(shared_block);
   EXPECT_LE(ring.blocks_made(), 8u);
   EXPECT_EQ(ring.blocks_kept(), ring.blocks_made());
+}
+
+/// Files read one after another by readers that take their threads from one io::reader_threads, as the
+/// inputs of a run do: the same text as a reader with threads of its own, and the threads made once.
+TEST(ReaderThreads, ReadersOfAListShareTheRunsThreads) {
+  rowscan::io::reader_threads threads;
+  for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+    std::string const text = random_lines(seed, 2000 + seed * 997, 40, seed % 2 == 0);
+    support::temp_input const input(text);
+    reader_options options = options_of(64 + seed * 13, 40, 1 + seed % 4, 2 + seed % 3);
+    options.threads_from = &threads;
+    EXPECT_EQ(read_all(input.fd(), options).text, text) << "seed " << seed;
+  }
+  // A reader ends once its tasks have, and their threads are idle by then: no more are made than one
+  // reader uses at once (4 reading and an allocator).
+  EXPECT_LE(threads.made(), 5u);
+  EXPECT_GE(threads.made(), 1u);
+}
+
+/// A task that waits for a later one gets a thread of its own: tasks are never queued behind a busy thread.
+TEST(ReaderThreads, ATaskWaitingForALaterOneDoesNotHoldItBack) {
+  rowscan::io::reader_threads threads;
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool second_ran = false;
+  bool first_done = false;
+  threads.run([&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return second_ran; });
+    first_done = true;
+    changed.notify_all();
+  });
+  threads.run([&] {
+    std::lock_guard<std::mutex> lock(mutex);
+    second_ran = true;
+    changed.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(mutex);
+  changed.wait(lock, [&] { return first_done; });
+  EXPECT_EQ(threads.made(), 2u);
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 namespace rowscan::io {
 
 class mapped_windows;
+class reader_threads;
 
 /// A piece of the input holding whole lines; only the input's last line may lack its '\n'.
 struct text_chunk {
@@ -76,6 +77,9 @@ struct reader_options {
   /// map_file: consecutive blocks that share one mapped window (io/mapped_windows.hpp). More make fewer
   /// mmap and munmap calls; the pages of a window stay mapped until its last block is back.
   std::size_t blocks_per_window = 1;
+  /// The run's threads to read with (io/reader_threads.hpp), so that a list of inputs, a reader each,
+  /// does not make threads for every input; null: the reader makes its own.
+  reader_threads* threads_from = nullptr;
   /// 0: a chunk ends at any '\n'. Else the quote byte of quoted fields (RFC 4180): a chunk ends only at a
   /// '\n' with an even number of quotes before it since the chunk's start, so that a quoted field's
   /// newline never ends a chunk (chunks then hold whole records, and max_line bounds a record).
@@ -171,6 +175,8 @@ class chunked_reader {
   std::exception_ptr failure_;
   std::vector<std::thread> workers_;
   std::thread allocator_;            ///< allocates buffers 1.. while the workers read into buffer 0
+  unsigned running_ = 0;             ///< tasks on reader_options::threads_from's threads that have not ended
+  std::condition_variable tasks_ended_;
 
   // The caller's side.
   std::uint64_t current_ = 0;        ///< the next block to hand out

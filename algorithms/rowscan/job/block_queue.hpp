@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/job/block_queue.hpp: one queue of blocks in input order, and the workers that take them, each
-// on a thread of its own. Compiled once: what a worker's system (a GPU, the host's cores) does with a
-// block is behind its lane, so one queue feeds the workers of both engines.
+// rowscan/job/block_queue.hpp: one queue of blocks for a whole run (every input of its list, in order),
+// and the workers that take them, each on a thread of its own. Compiled once: what a worker's system (a
+// GPU, the host's cores) does with a block is behind its lane, so one queue feeds the workers of both engines.
 //
-//   reader --push--> ready blocks, in input order --take--> a lane: a host worker takes one block,
-//                                                          a GPU the ready blocks at the front that fill its slot
-//   lane: start (its text to the lane's memory) --fold--> a tally --merged in input order--> the run's tally
+//   readers, one an input, in input order --push--> ready blocks, in input order --take--> a lane:
+//       a host worker takes one block, a GPU the ready blocks at the front (of one input) that fill its slot
+//   lane: start (its text to the lane's memory) --fold--> a tally --merged in input order--> each input's tally
 //
 // Workers may join while the queue runs (a GPU whose context was still being made): they take the
-// blocks from where the queue is. A taken run of blocks is consecutive in the input, so its text is
-// one text and its tally that of all of them.
+// blocks from where the queue is. A taken run of blocks is consecutive in one input, so its text is
+// one text and its tally that of all of them. The workers outlive the inputs: a run starts its threads
+// once, whatever the number of files it reads, and an input's reader is read into the queue while the
+// blocks of the inputs before it are still being folded.
 #pragma once
 
 #include "rowscan/io/chunked_reader.hpp"
@@ -36,14 +38,17 @@ namespace rowscan::job {
 
 /// A block of the queue: the reader's chunk, lent until the lane that took it gives it back.
 struct queued_block {
-  std::size_t index = 0;          ///< in input order
+  std::size_t index = 0;          ///< in the run's order (every input's blocks after the inputs' before it)
+  std::size_t input = 0;          ///< the run's input it is a block of (0 for the first)
   char const* text = nullptr;     ///< the reader's chunk
   std::size_t size = 0;
   std::uint64_t file_offset = 0;  ///< where the block starts in its file
   std::uint64_t reader_block = 0;
+  io::chunked_reader* reader = nullptr;  ///< the input's reader, which gets the block back
+  std::string const* label = nullptr;    ///< the input's name in errors
 };
 
-/// Consecutive blocks a lane took at once, folded as one text.
+/// Consecutive blocks of one input that a lane took at once, folded as one text.
 struct block_batch {
   std::vector<queued_block> blocks;
   int slot = 0;           ///< the lane's memory it went to (a GPU's device slot)
@@ -79,13 +84,26 @@ class block_lane {
 /// Makes a worker's lane, on the worker's thread.
 using lane_maker = std::function<std::unique_ptr<block_lane>()>;
 
+/// An input whose blocks were all folded and merged: its tally (positions from its first byte) and blocks.
+struct input_tally {
+  tally folded;
+  std::size_t blocks = 0;
+};
+
+/// How a run's queue ended (block_queue::finish).
+struct queue_end {
+  std::vector<input_tally> done;  ///< the inputs done since done_inputs() was last asked, in input order
+  /// What the earliest failing block threw (a fold, a lane that could not start, no worker at all); null: nothing.
+  std::exception_ptr failure;
+  /// The input that block is a block of (the input being read, or the next, for a worker's own failure).
+  std::size_t failure_input = 0;
+};
+
 class block_queue {
  public:
-  /// A queue over reader's blocks (file_base: where the reader started in its file); at most max_lent
-  /// blocks are lent at once (the reader lends that many more than the one in the driver's hand).
-  /// Workers' first blocks are timed from run_start.
-  block_queue(io::chunked_reader& reader, std::size_t max_lent, std::uint64_t file_base,
-              std::chrono::steady_clock::time_point run_start);
+  /// An empty queue; at most max_lent blocks are lent at once (each reader lends that many more than the
+  /// one in the driver's hand). Workers' first blocks are timed from run_start.
+  block_queue(std::size_t max_lent, std::chrono::steady_clock::time_point run_start);
   ~block_queue();
   block_queue(block_queue const&) = delete;
   block_queue& operator=(block_queue const&) = delete;
@@ -94,15 +112,28 @@ class block_queue {
   /// blocks are pushed. If the system refuses a thread, the run stops and finish() throws rowscan::error.
   void join(std::vector<lane_maker> const& lanes);
 
-  /// Adds the reader's next block, in input order, once fewer than max_lent are lent.
+  /// The blocks pushed from now on are those of the run's next input, read by `reader` (which gets them
+  /// back, and must live until that input is done or the queue finished); file_base: where the reader
+  /// started in its file; label: the input's name in errors, which lives as long as the reader.
+  void begin_input(io::chunked_reader& reader, std::uint64_t file_base, std::string const& label);
+
+  /// Adds the current input's next block, in input order, once fewer than max_lent are lent.
   void push(io::text_chunk const& block);
+
+  /// The current input has no more blocks.
+  void end_input();
 
   /// Whether a block so far stopped the run (a bad line, or a fold that threw): push no more.
   bool stopped();
 
-  /// The input has ended: waits for every block pushed to be folded; rethrows what the earliest failing
-  /// block threw, else returns the tally of all of them, merged in input order, and how many blocks it holds.
-  std::pair<tally, std::size_t> finish();
+  /// The inputs done since the last call, in input order, without waiting: an input is done once it has
+  /// ended and every block of it is merged (and back with its reader), unless a block at or before its
+  /// end failed. The caller may then let its reader go.
+  std::vector<input_tally> done_inputs();
+
+  /// No more inputs: waits for every block pushed to be folded; the inputs done since done_inputs() was
+  /// last asked, and the earliest failure. Every block is back with its reader afterwards.
+  queue_end finish();
 
   /// Each worker's share, in the order they joined (once finished).
   std::vector<worker_share> shares() const;
@@ -113,16 +144,29 @@ class block_queue {
   void stop();
   void run(worker& w);
   bool take(std::size_t batch_bytes, bool one_block, block_batch& batch);
+  std::size_t front_run_bytes() const;
+  bool front_run_complete() const;
+  std::vector<input_tally> pop_done();
   void give_back(block_batch& batch);
   void fold_first(worker& w, block_lane& lane, std::deque<block_batch>& held);
   void done(worker& w, block_batch const& batch, tally t, std::exception_ptr const& failure,
             std::chrono::steady_clock::time_point start);
-  void merge_in_order(std::size_t index, tally t);
+  void merge_in_order(std::size_t index, std::size_t input, tally t);
   void fail_worker(std::deque<block_batch>& held);
 
-  io::chunked_reader& reader_;
+  /// An input of the run, from its begin_input until it is done.
+  struct input_state {
+    io::chunked_reader* reader;
+    std::uint64_t file_base;
+    std::string const* label;
+    std::size_t first_block;  ///< its first block's index
+    std::size_t end_block;    ///< one past its last (once ended)
+    bool ended = false;
+    std::size_t merged_blocks = 0;
+    tally merged;             ///< its blocks merged so far, in input order
+  };
+
   std::size_t max_lent_;
-  std::uint64_t file_base_;
   std::chrono::steady_clock::time_point run_start_;
   std::vector<std::unique_ptr<worker>> workers_;
   mutable std::mutex mutex_;
@@ -135,9 +179,11 @@ class block_queue {
   bool ended_ = false;
   bool stopped_ = false;
   bool any_folded_ = false;
-  tally merged_;                           // blocks [0, next_to_merge_), in input order
-  std::size_t next_to_merge_ = 0;
-  std::map<std::size_t, tally> waiting_;   // blocks folded before an earlier one, by block number
+  std::deque<input_state> inputs_;         // begun and not yet done, in input order
+  std::size_t first_input_ = 0;            // the number of inputs_.front(): inputs before it are done
+  std::size_t next_to_merge_ = 0;          // blocks [0, next_to_merge_) are merged into their inputs
+  // Blocks folded before an earlier one, by block number: their input and tally.
+  std::map<std::size_t, std::pair<std::size_t, tally>> waiting_;
   std::exception_ptr failure_;
   std::size_t failure_block_ = std::numeric_limits<std::size_t>::max();
 };

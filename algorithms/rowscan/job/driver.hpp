@@ -2,12 +2,12 @@
 // rowscan/job/driver.hpp: one chunked-job driver for every workload, compiled for each Thrust system
 // (rowscan/system.hpp); what it is given and reports is rowscan/job/run_report.hpp, compiled once.
 //
-//   input --chunked_reader--> blocks of whole lines (pinned host memory under CUDA)
-//         --block_queue (compiled once: job/block_queue.hpp)--> one queue in input order, taken by
+//   inputs, one after another --chunked_reader each--> blocks of whole lines (pinned host memory under CUDA)
+//         --block_queue (compiled once: job/block_queue.hpp)--> one queue for the whole list, taken by
 //   CUDA:  a GPU worker's lane: the ready blocks that fill a device slot, copied while the other slot is folded
 //   host:  a host worker's lane: one block, folded where it lies
 //          --block_worker.fold(text)--> the worker's partial answer + the text's tally
-//   then:  merge(tally, tally) in input order--> lines, skipped lines, the first error, located in the input
+//   then:  merge(tally, tally) in input order--> each input's lines, skipped lines, the first error, located in it
 //
 // A workload supplies its block composition (a block_worker), its partial answer with its merge,
 // and its formatting; the driver owns everything about how the input is cut, moved and retried: the
@@ -85,21 +85,19 @@ std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& li
 /// device's context), with the options' allocation limit, observed by report.times under --stats.
 context start_context(job_options const& options, run_report& report);
 
-/// Reads the input on fd to its end in blocks and hands them, in input order, to the workers (one
-/// under CUDA; on the host systems several, each folding on a thread of its own). label names the
-/// input in errors. Fills report (the chunk size must be set). Throws rowscan::input_error at the first
-/// bad line in input order (with skip_invalid: at a line too long to skip), located in the input;
-/// rowscan::device_error when a block's halves run out of device memory too. With several workers,
-/// report.times adds up the time of every worker. The reader's ring comes from `ring` (page-locked
-/// under CUDA), unless the run is shared (options.shared: its ring's memory).
-void run_blocks(int fd, std::string const& label, job_options const& options, block_layout const& layout,
-                std::vector<worker_slot> const& workers, io::block_memory const& ring, run_report& report);
-
-/// run_blocks over each input of `inputs` in turn with the same workers and the same ring's blocks
-/// (io/recycled_blocks.hpp); each input's report goes to
-/// inputs.done, and `report` gets them added up (job::add_report), its skipped lines the last input's.
-/// options.progress hears the bytes of the whole sequence so far. Returns the last input's label (for
-/// errors after the run). Throws what run_blocks throws.
+/// Reads each input of `inputs` in turn to its end in blocks, one reader an input, into one queue whose
+/// workers (one under CUDA for each GPU; on the host systems several, each folding on a thread of its
+/// own) are started once for the whole list: an input is read while the blocks of those before it are
+/// still being folded, and each input is reported to inputs.done, in input order, once every block of it
+/// is folded (bytes, lines, blocks, skipped lines). `report` gets them added up (job::add_report), its
+/// skipped lines the last input's, and the run's worker shares (the chunk size must be set). With several
+/// workers, report.times adds up the time of every worker. options.progress hears the bytes of the whole
+/// sequence so far. The readers' rings are page-locked under CUDA, unless the run is shared
+/// (options.shared: its ring's memory), and kept from one input for the next (io/recycled_blocks.hpp).
+/// Returns the last input's label (for errors after the run). Throws, the first in input order:
+/// rowscan::input_error at the first bad line (with skip_invalid: at a line too long to skip), located
+/// in its input; rowscan::device_error when a block's halves run out of device memory too; what opening
+/// or reading an input threw. The input that threw is the one after the last reported to inputs.done.
 std::string run_blocks_each(input_sequence& inputs, job_options const& options, block_layout const& layout,
                             std::vector<worker_slot> const& workers, run_report& report);
 

@@ -4,7 +4,7 @@
 //
 //   session's cache: a memory file of a file's bytes -keep_on_device-> a copy in the GPU's memory, keyed by
 //   the memory file's inode
-//   run_blocks(fd of that memory file) -run_resident-> the copy cut into blocks at line ends -> the workers
+//   run_blocks_each(an input on that memory file) -run_resident-> the copy cut into blocks at line ends -> the workers
 //   fold them on threads of their own (fold_block) -> their tallies merged in input order -> the report
 //
 // Nothing is read and nothing is copied to the device in such a run: what the GPU does is the fold alone.
@@ -28,13 +28,16 @@ ROWSCAN_SYSTEM_BEGIN
 /// room for it (those runs then read the memory file, as they read any file).
 bool keep_on_device(int fd, std::uint64_t bytes, std::uint64_t longest_line);
 
+/// Whether keep_on_device(fd) kept a copy of the memory file on fd (always false under the host systems).
+bool kept_on_device(int fd);
+
 /// Frees what keep_on_device(fd) kept (a run that is folding it keeps it until it ends).
 void drop_from_device(int fd);
 
-/// run_blocks over the device copy of the memory file on fd, from fd's offset: the same tallies, merged in
+/// The driver's run of one input over the device copy of the memory file on fd, from fd's offset: the same tallies, merged in
 /// input order, the same errors and report, the blocks folded where they lie. False, and nothing done, when
 /// fd has no copy, or the run cannot fold it there (a shared run, quoted records, a line longer than the
-/// workload carries, a worker on another GPU): run_blocks then reads fd.
+/// workload carries, a worker on another GPU): run_blocks_each then reads fd.
 bool run_resident(int fd, std::string const& label, job_options const& options, block_layout const& layout,
                   std::vector<worker_slot> const& workers, run_report& report);
 

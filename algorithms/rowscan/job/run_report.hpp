@@ -87,14 +87,16 @@ struct run_report {
 };
 
 /// Several inputs read in turn by the same workers, whose partial answers pile up across them: the files
-/// of a list, or the pieces of a share (rowscan/inputs/claimed_pieces.hpp).
+/// of a list, or the pieces of a share (rowscan/inputs/claimed_pieces.hpp). One run reads them into one
+/// queue, so next() may be asked again before the inputs it gave are done.
 class input_sequence {
  public:
   virtual ~input_sequence() = default;
   /// The next input: its descriptor at its first byte, its label, and the most bytes of it to read;
-  /// false when there is none. The descriptor stays open until the next call.
+  /// false when there is none. The descriptor stays open until the input is done (or the run ends).
   virtual bool next(int& fd, std::string& label, std::uint64_t& max_bytes) = 0;
-  /// The report of the input that next() gave last (bytes, lines, blocks, skipped lines, shares).
+  /// The report of the earliest input that next() gave and that is not done yet (bytes, lines, blocks,
+  /// skipped lines): inputs are done in the order they were given.
   virtual void done(run_report const& input) = 0;
 };
 

@@ -2,9 +2,9 @@
 // rowscan/job/shared_run.hpp: one run of the job driver whose blocks the workers of several engines take
 // from one queue (block_queue.hpp): every processor on one queue, from the first block to the last.
 //
-//   engine A's run (first to start) --drives--> reads each input, one queue per input, its workers in it
+//   engine A's run (first to start) --drives--> reads every input into one queue, its workers in it
 //   engine B's run (a GPU, once its context is made) --joins--> its workers take from the same queue, from
-//                                                               where it is, and from every later input's
+//                                                               where it is, to the end
 //
 // Each engine runs its own workload code on a thread of its own (job_options::shared names the run);
 // only the driver reads and reports the input (bytes, lines, errors, skipped lines, every worker's
@@ -36,15 +36,17 @@ class shared_run {
   bool claim_driver();
 
   // The driver:
-  /// A new input's queue is open: the workers that joined so far take from it too.
-  void open(block_queue& queue, std::string const& label);
-  /// The input's queue takes no more workers (before it is finished).
+  /// The run's queue is open: the workers that joined so far take from it too.
+  void open(block_queue& queue);
+  /// The driver reads the input called label (a joiner's errors name it).
+  void reading(std::string const& label);
+  /// The queue takes no more workers (before it is finished).
   void close();
   /// The run is over (the input has ended, or stopped): the joiners return. Called however the driver ends.
   void end();
 
   // A joiner:
-  /// Adds workers to the open queue and to every later one, and waits until the run is over.
+  /// Adds workers to the open queue (or to the queue once it opens), and waits until the run is over.
   void join_and_wait(std::vector<lane_maker> const& lanes);
 
   /// Testing (--gpu-joins-after K): the driver waits after its K-th block until a joiner has joined or
@@ -71,12 +73,12 @@ class shared_run {
   bool driver_claimed_ = false;
   bool ended_ = false;
   block_queue* open_ = nullptr;
-  std::vector<lane_maker> joined_;  // every joiner's lanes, for every later input's queue
+  std::vector<lane_maker> joined_;  // every joiner's lanes, for a queue that opens after they joined
   std::size_t pushed_ = 0;
   std::size_t hold_at_ = 0;         // 0: no hold
   bool joined_any_ = false;
   bool no_joiners_ = false;
-  std::string label_;               // set while no queue is open
+  std::string label_;               // the input being read
   lockable_memory ring_;
 };
 

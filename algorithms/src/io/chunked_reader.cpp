@@ -4,6 +4,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/mapped_windows.hpp"
 #include "rowscan/io/read_at.hpp"
+#include "rowscan/io/reader_threads.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -131,7 +132,30 @@ chunked_reader::chunked_reader(int fd, std::string label, reader_options const& 
 }
 
 void chunked_reader::start_threads(unsigned threads) {
+  // A task on the run's threads says when it has ended: the reader waits for that, not for a thread.
+  auto on_run_threads = [this](std::function<void()> body) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++running_;
+    }
+    try {
+      options_.threads_from->run(std::move(body), [this] {
+        std::lock_guard<std::mutex> lock(mutex_);
+        --running_;
+        tasks_ended_.notify_all();
+      });
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --running_;
+      throw;
+    }
+  };
   try {
+    if (options_.threads_from != nullptr) {
+      for (unsigned w = 0; w < threads; ++w) on_run_threads([this, w] { work(w); });
+      on_run_threads([this] { allocate_ring(); });
+      return;
+    }
     for (unsigned w = 0; w < threads; ++w) workers_.emplace_back([this, w] { work(w); });
     allocator_ = std::thread([this] { allocate_ring(); });
   } catch (std::system_error const& e) {
@@ -184,6 +208,8 @@ void chunked_reader::stop_threads() {
   if (allocator_.joinable()) allocator_.join();
   for (auto& t : workers_) t.join();
   workers_.clear();
+  std::unique_lock<std::mutex> lock(mutex_);
+  tasks_ended_.wait(lock, [&] { return running_ == 0; });
 }
 
 char* chunked_reader::block_data(std::uint64_t block) const { return buffers_[block % options_.buffers].get() + slack_; }

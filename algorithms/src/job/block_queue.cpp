@@ -17,9 +17,8 @@ struct block_queue::worker {
   std::thread thread;
 };
 
-block_queue::block_queue(io::chunked_reader& reader, std::size_t max_lent, std::uint64_t file_base,
-                         std::chrono::steady_clock::time_point run_start)
-    : reader_(reader), max_lent_(std::max<std::size_t>(max_lent, 1)), file_base_(file_base), run_start_(run_start) {}
+block_queue::block_queue(std::size_t max_lent, std::chrono::steady_clock::time_point run_start)
+    : max_lent_(std::max<std::size_t>(max_lent, 1)), run_start_(run_start) {}
 
 block_queue::~block_queue() { stop(); }
 
@@ -45,16 +44,55 @@ void block_queue::join(std::vector<lane_maker> const& lanes) {
   }
 }
 
+void block_queue::begin_input(io::chunked_reader& reader, std::uint64_t file_base, std::string const& label) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ROWSCAN_EXPECTS(inputs_.empty() || inputs_.back().ended, "an input begins after the one before it ended");
+  inputs_.push_back({&reader, file_base, &label, pushed_, pushed_, false, 0, tally{}});
+}
+
 void block_queue::push(io::text_chunk const& block) {
   std::unique_lock<std::mutex> lock(mutex_);
+  ROWSCAN_EXPECTS(!inputs_.empty() && !inputs_.back().ended, "a block is pushed into a begun input");
   lent_changed_.wait(lock, [&] { return lent_ < max_lent_ || stopped_; });
+  input_state const& input = inputs_.back();
   if (stopped_) {
-    reader_.give_back(block.block);  // nobody folds it: the run already stopped
+    input.reader->give_back(block.block);  // nobody folds it: the run already stopped
     return;
   }
-  ready_.push_back({pushed_++, block.data, block.size, file_base_ + block.input_offset, block.block});
+  std::size_t const number = first_input_ + inputs_.size() - 1;
+  ready_.push_back({pushed_++, number, block.data, block.size, input.file_base + block.input_offset, block.block,
+                    input.reader, input.label});
   lent_ += 1;
   ready_changed_.notify_all();
+}
+
+void block_queue::end_input() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ROWSCAN_EXPECTS(!inputs_.empty() && !inputs_.back().ended, "an input ends once");
+    inputs_.back().ended = true;
+    inputs_.back().end_block = pushed_;
+  }
+  ready_changed_.notify_all();  // a GPU waiting to fill its slot takes what the input left
+}
+
+/// The inputs at the front that are done (block_queue::done_inputs), taken off the queue (under mutex_).
+std::vector<input_tally> block_queue::pop_done() {
+  std::vector<input_tally> out;
+  while (!inputs_.empty()) {
+    input_state& front = inputs_.front();
+    std::size_t const blocks = front.end_block - front.first_block;
+    if (!front.ended || front.merged_blocks < blocks || failure_block_ < front.end_block) break;
+    out.push_back({std::move(front.merged), blocks});
+    inputs_.pop_front();
+    ++first_input_;
+  }
+  return out;
+}
+
+std::vector<input_tally> block_queue::done_inputs() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pop_done();
 }
 
 bool block_queue::stopped() {
@@ -73,18 +111,25 @@ void block_queue::stop() {
   }
 }
 
-std::pair<tally, std::size_t> block_queue::finish() {
+queue_end block_queue::finish() {
   stop();
-  {
-    // Blocks no worker took (none joined, or every one failed) go back; the run cannot be whole.
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (queued_block const& b : ready_) reader_.give_back(b.reader_block);
-    if (!ready_.empty() && !failure_) failure_ = std::make_exception_ptr(error("no worker took the input's blocks"));
-    ready_.clear();
+  // Blocks no worker took (none joined, or every one failed) go back; the run cannot be whole.
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (queued_block const& b : ready_) b.reader->give_back(b.reader_block);
+  if (!ready_.empty() && ready_.front().index < failure_block_) {
+    failure_ = std::make_exception_ptr(error("no worker took the input's blocks"));
+    failure_block_ = ready_.front().index;
   }
-  if (failure_) std::rethrow_exception(failure_);
-  ROWSCAN_EXPECTS(waiting_.empty(), "every block pushed was merged");
-  return {std::move(merged_), next_to_merge_};
+  ready_.clear();
+  queue_end out{pop_done(), failure_, first_input_ + inputs_.size()};
+  // The failing block's input: the first left that it is not after (each left has a block at or after it).
+  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    if (!inputs_[i].ended || failure_block_ < inputs_[i].end_block) {
+      out.failure_input = first_input_ + i;
+      break;
+    }
+  }
+  return out;
 }
 
 std::vector<worker_share> block_queue::shares() const {
@@ -103,20 +148,33 @@ std::vector<worker_share> block_queue::shares() const {
 /// - A one-block worker (a host worker) takes a block only while no GPU is waiting for blocks: a core
 ///   folds a block 50-100 times slower than a GPU, so it takes only what the GPUs leave (all of it
 ///   before they join, and whatever the reader gets ahead of them after).
+/// The bytes of the ready blocks at the front that belong to the front's input (under mutex_).
+std::size_t block_queue::front_run_bytes() const {
+  std::size_t n = 0;
+  for (queued_block const& b : ready_) {
+    if (b.input != ready_.front().input) break;
+    n += b.size;
+  }
+  return n;
+}
+
+/// Whether no more blocks can join the front's run: its input has ended (under mutex_).
+bool block_queue::front_run_complete() const {
+  if (ready_.empty()) return false;
+  if (ready_.back().input != ready_.front().input) return true;
+  std::size_t const at = ready_.front().input - first_input_;
+  return at < inputs_.size() && inputs_[at].ended;
+}
+
 bool block_queue::take(std::size_t batch_bytes, bool one_block, block_batch& batch) {
   std::unique_lock<std::mutex> lock(mutex_);
-  auto ready_bytes = [&] {
-    std::size_t n = 0;
-    for (queued_block const& b : ready_) n += b.size;
-    return n;
-  };
   if (one_block) {
     ready_changed_.wait(lock, [&] { return ended_ || stopped_ || (!ready_.empty() && gpus_waiting_ == 0); });
   } else {
     ++gpus_waiting_;
     ready_changed_.wait(lock, [&] {
       if (ended_ || stopped_) return true;
-      return !ready_.empty() && (lent_ >= max_lent_ || ready_bytes() >= batch_bytes / 2);
+      return !ready_.empty() && (lent_ >= max_lent_ || front_run_bytes() >= batch_bytes / 2 || front_run_complete());
     });
     --gpus_waiting_;
     if (gpus_waiting_ == 0) ready_changed_.notify_all();  // host workers may take again
@@ -128,13 +186,14 @@ bool block_queue::take(std::size_t batch_bytes, bool one_block, block_batch& bat
     bytes += ready_.front().size;
     batch.blocks.push_back(ready_.front());
     ready_.pop_front();
-  } while (!one_block && !ready_.empty() && bytes + ready_.front().size <= batch_bytes);
+  } while (!one_block && !ready_.empty() && ready_.front().input == batch.blocks.front().input &&
+           bytes + ready_.front().size <= batch_bytes);
   return true;
 }
 
 void block_queue::give_back(block_batch& batch) {
   if (batch.returned) return;
-  for (queued_block const& b : batch.blocks) reader_.give_back(b.reader_block);
+  for (queued_block const& b : batch.blocks) b.reader->give_back(b.reader_block);
   batch.returned = true;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -143,12 +202,14 @@ void block_queue::give_back(block_batch& batch) {
   lent_changed_.notify_all();
 }
 
-/// Merges block `index`'s tally, and every tally waiting behind it, into merged_ in input order (under
-/// mutex_): a run holds the tallies of the few blocks folded out of order, not one per block.
-void block_queue::merge_in_order(std::size_t index, tally t) {
-  waiting_.emplace(index, std::move(t));
+/// Merges block `index`'s tally, and every tally waiting behind it, into their inputs' tallies in input
+/// order (under mutex_): a run holds the tallies of the few blocks folded out of order, not one per block.
+void block_queue::merge_in_order(std::size_t index, std::size_t input, tally t) {
+  waiting_.emplace(index, std::make_pair(input, std::move(t)));
   for (auto next = waiting_.begin(); next != waiting_.end() && next->first == next_to_merge_; next = waiting_.begin()) {
-    merged_ = merge(std::move(merged_), next->second);
+    input_state& into = inputs_.at(next->second.first - first_input_);  // not done: this block was not merged
+    into.merged = merge(std::move(into.merged), next->second.second);
+    into.merged_blocks += 1;
     waiting_.erase(next);
     ++next_to_merge_;
   }
@@ -195,8 +256,8 @@ void block_queue::done(worker& w, block_batch const& batch, tally t, std::except
     failure_block_ = first;
   }
   stopped_ = stopped_ || failure || t.stop;
-  merge_in_order(first, std::move(t));
-  for (std::size_t i = 1; i < batch.blocks.size(); ++i) merge_in_order(batch.blocks[i].index, tally{});
+  merge_in_order(first, batch.blocks.front().input, std::move(t));
+  for (std::size_t i = 1; i < batch.blocks.size(); ++i) merge_in_order(batch.blocks[i].index, batch.blocks[i].input, tally{});
   if (stopped_) {
     lent_changed_.notify_all();
     ready_changed_.notify_all();
@@ -208,7 +269,10 @@ void block_queue::done(worker& w, block_batch const& batch, tally t, std::except
 void block_queue::fail_worker(std::deque<block_batch>& held) {
   for (block_batch& b : held) give_back(b);
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!failure_) failure_ = std::current_exception();
+  if (!failure_) {
+    failure_ = std::current_exception();  // before any block of the run that is not merged yet
+    failure_block_ = next_to_merge_;
+  }
   stopped_ = true;
   ended_ = true;
   ready_changed_.notify_all();

@@ -7,6 +7,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/io/pinned_memory.hpp"
+#include "rowscan/io/reader_threads.hpp"
 #include "rowscan/io/recycled_blocks.hpp"
 #include "rowscan/io/text_uploader.hpp"
 #include "rowscan/job/block_queue.hpp"
@@ -29,8 +30,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
-#include <deque>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <limits>
 #include <map>
@@ -119,7 +120,6 @@ class driver_stage {
 
 /// What every lane of a run folds with: where errors point, and the run's sizes.
 struct fold_place {
-  std::string const& label;  ///< the input, in errors
   std::size_t chunk_size;    ///< the run's, for the out-of-memory advice
   std::size_t padding;       ///< readable bytes a worker needs after a text
   std::size_t batch_bytes;   ///< the most a GPU's batch takes: its device slot
@@ -178,7 +178,8 @@ class gpu_lane final : public block_lane {
   tally fold(block_batch const& batch) override {
     uploader_.device_waits_for(batch.slot);  // the device work enqueued from now on reads the landed copy
     char const* const text = thrust::raw_pointer_cast(slots_[batch.slot].data());
-    tally t = fold_block(slot_, text, batch.bytes(), batch.blocks.front().file_offset, place_.label, place_.chunk_size);
+    tally t = fold_block(slot_, text, batch.bytes(), batch.blocks.front().file_offset, *batch.blocks.front().label,
+                         place_.chunk_size);
     uploader_.consumed(batch.slot);  // the work enqueued so far is the last to read the slot
     return t;
   }
@@ -213,7 +214,7 @@ class host_lane final : public block_lane {
   tally fold(block_batch const& batch) override {
     queued_block const& block = batch.blocks.front();
     char const* const text = copies_ ? copy_.data() : block.text;
-    return fold_block(slot_, text, block.size, block.file_offset, place_.label, place_.chunk_size);
+    return fold_block(slot_, text, block.size, block.file_offset, *block.label, place_.chunk_size);
   }
 
  private:
@@ -358,33 +359,34 @@ struct shared_scope {
   }
 };
 
-void run_blocks(int fd, std::string const& label, job_options const& options, block_layout const& layout,
-                std::vector<worker_slot> const& workers, io::block_memory const& ring, run_report& report) {
-  ROWSCAN_EXPECTS(!workers.empty(), "a run needs a worker");
-  // A memory file of a session's cache whose copy is in the GPU's memory: folded there, nothing read.
-  if (run_resident(fd, label, options, layout, workers, report)) return;
-  shared_run* const shared = options.shared;
-  context const& ctx = *workers.front().ctx;  // the one the driver's own stages are timed on
-  std::size_t const bytes_at_start = device_bytes_in_use();
-  auto const setup_start = std::chrono::steady_clock::now();
+namespace {
+
+/// An input of a run that the queue has begun: its reader lives until every block of it is back.
+struct open_input {
+  std::string label;
+  std::unique_ptr<io::chunked_reader> reader;
+  std::optional<std::string> overlong;  ///< the prefix of a line too long to carry, after its last block
+};
+
+/// The reader's settings for one input of a run (fd at its first byte, at most max_bytes of it).
+io::reader_options reading_for(int fd, std::uint64_t max_bytes, job_options const& options, block_layout const& layout,
+                               std::size_t workers, unsigned for_joiners, io::block_memory const& ring) {
+  shared_run const* const shared = options.shared;
   io::reader_options reading;
   // An input of fewer blocks than workers is cut into one block a worker (job/block_size.hpp); a shared
   // run's blocks are also for the workers that join, whom this run does not count.
-  reading.block_size = block_size_for(io::bytes_ahead(fd, options.max_input_bytes), layout.block_size,
-                                      shared != nullptr ? 1 : workers.size());
+  reading.block_size = block_size_for(io::bytes_ahead(fd, max_bytes), layout.block_size, shared != nullptr ? 1 : workers);
   reading.max_line = layout.carried_line;
   reading.quote = layout.record_quote;
-  reading.threads = reader_threads_for(options, workers.size());
-  reading.max_bytes = options.max_input_bytes;
-  // Page-locked under CUDA, plain on the host (run_blocks_each's ring); a shared run's ring is plain until
-  // its GPUs lock it.
-  reading.memory = shared != nullptr ? shared->ring_memory().memory() : ring;
+  reading.threads = reader_threads_for(options, workers);
+  reading.max_bytes = max_bytes;
+  // Page-locked under CUDA, plain on the host; a shared run's ring is plain until its GPUs lock it.
+  reading.memory = ring;
   // The reader lends every worker a block (a GPU gives each back as soon as its copy has landed), and
   // the driver one more; a host worker reads the reader's block in place, after its text the padding
   // the workload asks for.
   // A shared run lends more, to the workers that join (a GPU takes the ready blocks that fill its slot).
-  unsigned const for_joiners = shared != nullptr ? static_cast<unsigned>(shared->joiner_blocks()) : 0;
-  reading.held = static_cast<unsigned>(workers.size() + 1 + for_joiners);
+  reading.held = static_cast<unsigned>(workers + 1 + for_joiners);
   // Blocks held for a long time make the reader read as far ahead again: a ring slot is read into again
   // only once every block before it is back. A GPU of a shared run holds a slot's worth of blocks until
   // its copy lands, so with less the reader waits for the GPU and the GPU for the reader. Host workers
@@ -392,96 +394,188 @@ void run_blocks(int fd, std::string const& label, job_options const& options, bl
   // the reader waits for the oldest block in flight, then every worker waits for the reader, so they get
   // a second round of blocks (docs/data/host_ring-h100.csv). That round fits memory_bound.hpp's
   // per-worker term: a worker folding in place has no device slots.
-  unsigned const read_ahead =
-      shared != nullptr ? for_joiners : ROWSCAN_HAS_CUB ? 0 : static_cast<unsigned>(workers.size());
+  unsigned const read_ahead = shared != nullptr ? for_joiners : ROWSCAN_HAS_CUB ? 0 : static_cast<unsigned>(workers);
   if (read_ahead != 0) reading.buffers = reading.held + 2 + read_ahead;
   reading.padding = ROWSCAN_HAS_CUB && shared == nullptr ? 0 : layout.text_padding;
   // Host workers alone fold a block where it lies: a file's own pages, then, and no copy of them.
   reading.map_file = !ROWSCAN_HAS_CUB && shared == nullptr && maps_files();
   // A window of as many blocks as there are workers: a mmap and a munmap per round of blocks rather than
   // per block, and no more resident pages than memory_bound.hpp's per-worker term holds.
-  reading.blocks_per_window = workers.size();
-  io::chunked_reader reader(fd, label, reading);
-  timeline_mark("reader ready");
-  stage_times* const driver_times = options.time_stages ? &report.times : nullptr;
-  auto next_block = [&](io::text_chunk& block) {
-    driver_stage s(driver_times, "read (waiting)");
-    return reader.next(block);
-  };
-  // The staging block goes back to the reader with next(): keep what an overlong line's error needs.
-  auto overlong_prefix = [&](io::text_chunk const& block) {
-    return std::string(block.overlong_prefix, std::min(block.overlong_prefix_size, 2 * layout.carried_line));
-  };
-
-  fold_place const place{label, report.chunk_size, layout.text_padding, layout.block_size,
-                         shared != nullptr ? &shared->ring_memory() : nullptr};
-  block_queue folding(reader, reading.held - 1, reader.first_byte(), setup_start);
-  folding.join(lanes_for(workers, place));
-  if (shared != nullptr) shared->open(folding, label);  // the workers that joined take from it too
-  shared_scope closing{shared, &shared_run::close};    // before the queue goes, however this ends
-  report.times.add("reader setup", seconds_since(setup_start));
-  std::optional<std::string> overlong;  // the prefix of a line too long to carry, after the last block
-  io::text_chunk block{};
-  while (!folding.stopped() && next_block(block)) {
-    if (block.overlong_line) overlong = overlong_prefix(block);  // before a worker may give the block back
-    {
-      // On a GPU this is the time the GPU's copies and folds keep it busy: those are its own stages.
-      driver_stage s(ROWSCAN_HAS_CUB ? nullptr : driver_times, hand_over_stage);
-      folding.push(block);
-    }
-    if (shared != nullptr) shared->pushed_one();
-    if (options.progress) options.progress(block.input_offset + block.size);
-  }
-  if (shared != nullptr) shared->close();  // nobody joins a queue that is finishing
-  auto [input, folded_blocks] = folding.finish();  // in input order: the first bad line wins
-  timeline_mark("last block folded");
-  if (overlong) {
-    // The reader ends with the block an overlong line follows: its error comes after every block.
-    tally after_last;
-    add_overlong_line(after_last, *workers.front().worker, *overlong, 0);
-    input = merge(std::move(input), after_last);
-  }
-  if (input.stop) throw located(*input.stop, label);
-  report.chunks = folded_blocks;
-  report.bytes = input.bytes;
-  report.shares = folding.shares();
-  report.lines = input.lines;
-  report.skipped = located_skips(input, label);
-  std::size_t const in_use = device_bytes_in_use();
-  report.device_bytes = in_use - std::min(bytes_at_start, in_use);
-  report.pool_peak_bytes = ctx.pool().peak_large_bytes_held();
+  reading.blocks_per_window = workers;
+  return reading;
 }
+
+/// Adds the shares of `more` to those of `into`, worker by worker (both in worker order).
+void add_shares(std::vector<worker_share>& into, std::vector<worker_share> const& more) {
+  if (into.size() < more.size()) into.resize(more.size());
+  for (std::size_t w = 0; w < more.size(); ++w) {
+    if (more[w].blocks != 0 && into[w].blocks == 0) into[w].first_block_at = more[w].first_block_at;
+    into[w].blocks += more[w].blocks;
+    into[w].bytes += more[w].bytes;
+    into[w].busy_seconds += more[w].busy_seconds;
+    into[w].on_gpu = into[w].on_gpu || more[w].on_gpu;
+  }
+}
+
+}  // namespace
 
 std::string run_blocks_each(input_sequence& inputs, job_options const& options, block_layout const& layout,
                             std::vector<worker_slot> const& workers, run_report& report) {
+  ROWSCAN_EXPECTS(!workers.empty(), "a run needs a worker");
   shared_run* const shared = options.shared;
   if (shared != nullptr && !shared->claim_driver()) {
-    // Another engine's run reads the inputs: these workers take from its queues until the input ends.
-    fold_place const place{shared->label(), report.chunk_size, layout.text_padding, layout.block_size,
-                           &shared->ring_memory()};
+    // Another engine's run reads the inputs: these workers take from its queue until the input ends.
+    fold_place const place{report.chunk_size, layout.text_padding, layout.block_size, &shared->ring_memory()};
     shared->join_and_wait(lanes_for(workers, place));
     return shared->label();
   }
   shared_scope const ending{shared, &shared_run::end};  // the joiners return, however this ends
+  auto const run_start = std::chrono::steady_clock::now();
+  context const& ctx = *workers.front().ctx;  // the one the driver's own stages are timed on
+  std::size_t const bytes_at_start = device_bytes_in_use();
+  stage_times* const driver_times = options.time_stages ? &report.times : nullptr;
+  unsigned const for_joiners = shared != nullptr ? static_cast<unsigned>(shared->joiner_blocks()) : 0;
+  std::size_t const max_lent = workers.size() + for_joiners;  // a reader lends one more, in the driver's hand
   // Every input's reader takes its ring's blocks from here and leaves them for the next one's: on a GPU
   // they are page-locked, which costs milliseconds a block (io/recycled_blocks.hpp).
   io::recycled_blocks ring(io::block_memory{io::allocate_pinned, io::free_pinned});
-  int fd = -1;
+  io::block_memory const ring_memory = shared != nullptr ? shared->ring_memory().memory() : ring.memory();
+  io::reader_threads reading_threads;  // every reader's, made once for the list (before the readers: it outlives them)
+  // The run's inputs whose blocks may be in the queue (declared before it: their readers outlive its
+  // workers), and the queue with its workers: made once for every input of the list.
+  std::deque<open_input> open;
+  fold_place const place{report.chunk_size, layout.text_padding, layout.block_size,
+                         shared != nullptr ? &shared->ring_memory() : nullptr};
+  block_queue folding(max_lent, run_start);
+  folding.join(lanes_for(workers, place));
+  if (shared != nullptr) shared->open(folding);  // the workers that joined take from it too
+  shared_scope closing{shared, &shared_run::close};  // before the queue goes, however this ends
+
+  // An input done: its tally reported (its error thrown, the first in input order), its reader let go.
   std::string label;
-  std::uint64_t max_bytes = 0;
+  auto report_done = [&](std::vector<input_tally>& done) {
+    for (input_tally& one : done) {
+      open_input& input = open.front();
+      tally folded = std::move(one.folded);
+      if (input.overlong) {
+        // The reader ends with the block an overlong line follows: its error comes after every block.
+        tally after_last;
+        add_overlong_line(after_last, *workers.front().worker, *input.overlong, 0);
+        folded = merge(std::move(folded), after_last);
+      }
+      if (folded.stop) throw located(*folded.stop, input.label);
+      run_report each;
+      each.chunk_size = report.chunk_size;
+      each.chunks = one.blocks;
+      each.bytes = folded.bytes;
+      each.lines = folded.lines;
+      each.skipped = located_skips(folded, input.label);
+      inputs.done(each);
+      add_report(report, each);
+      report.skipped = std::move(each.skipped);  // the last input's
+      open.pop_front();
+    }
+  };
+
+  // Waits until every input begun in the queue is done and reported; false if the run stopped first.
+  auto finish_open_inputs = [&]() -> bool {
+    while (!open.empty() && !folding.stopped()) {
+      std::vector<input_tally> done = folding.done_inputs();
+      report_done(done);
+      if (!open.empty()) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    return open.empty();
+  };
+  std::vector<worker_share> resident_shares;  // the workers' shares of the inputs folded where they lie
+
   std::uint64_t before = 0;  // bytes of the inputs already read: progress counts the whole sequence
-  while (inputs.next(fd, label, max_bytes)) {
-    job_options one = options;
-    one.max_input_bytes = max_bytes;
-    if (options.progress) one.progress = [&options, before](std::uint64_t done) { options.progress(before + done); };
-    run_report input;
-    input.chunk_size = report.chunk_size;
-    run_blocks(fd, label, one, layout, workers, ring.memory(), input);
-    inputs.done(input);
-    before += input.bytes;
-    add_report(report, input);
-    report.skipped = std::move(input.skipped);
+  std::size_t begun = 0;     // inputs begun in the queue
+  // Reads the next input into the queue; false when there is none (or the run stopped or ends with it).
+  auto read_next_input = [&]() -> bool {
+    int fd = -1;
+    std::uint64_t max_bytes = 0;
+    if (folding.stopped() || !inputs.next(fd, label, max_bytes)) return false;
+    if (kept_on_device(fd)) {
+      // A memory file of a session's cache whose copy is in the GPU's memory: once the inputs before it
+      // are done (the workers are then idle), it is folded where it lies, nothing read (resident_device.hpp).
+      if (!finish_open_inputs()) return false;
+      job_options one = options;
+      one.max_input_bytes = max_bytes;
+      if (options.progress) one.progress = [&options, before](std::uint64_t done) { options.progress(before + done); };
+      run_report each;
+      each.chunk_size = report.chunk_size;
+      if (run_resident(fd, label, one, layout, workers, each)) {
+        inputs.done(each);
+        add_report(report, each);
+        add_shares(resident_shares, each.shares);
+        report.skipped = std::move(each.skipped);
+        before += each.bytes;
+        return true;
+      }
+    }
+    auto const setup_start = std::chrono::steady_clock::now();
+    io::reader_options reading = reading_for(fd, max_bytes, options, layout, workers.size(), for_joiners, ring_memory);
+    reading.threads_from = &reading_threads;
+    open.push_back({label, std::make_unique<io::chunked_reader>(fd, label, reading), std::nullopt});
+    open_input& input = open.back();
+    io::chunked_reader& reader = *input.reader;
+    timeline_mark("reader ready");
+    folding.begin_input(reader, reader.first_byte(), input.label);
+    ++begun;
+    if (shared != nullptr) shared->reading(label);
+    report.times.add("reader setup", seconds_since(setup_start));
+    std::uint64_t read = 0;
+    io::text_chunk block{};
+    auto next_block = [&] {
+      driver_stage s(driver_times, "read (waiting)");
+      return reader.next(block);
+    };
+    while (!folding.stopped() && next_block()) {
+      // The block goes back to the reader once folded: keep what an overlong line's error needs.
+      if (block.overlong_line) {
+        input.overlong = std::string(block.overlong_prefix, std::min(block.overlong_prefix_size, 2 * layout.carried_line));
+      }
+      {
+        // On a GPU this is the time the GPU's copies and folds keep it busy: those are its own stages.
+        driver_stage s(ROWSCAN_HAS_CUB ? nullptr : driver_times, hand_over_stage);
+        folding.push(block);
+      }
+      if (shared != nullptr) shared->pushed_one();
+      read = block.input_offset + block.size;
+      if (options.progress) options.progress(before + read);
+    }
+    folding.end_input();
+    before += read;
+    return !input.overlong;  // a line too long to carry ends the run with this input's error
+  };
+
+  // An input that could not be opened or read ends the run: its number, and what it threw.
+  std::exception_ptr read_failure;
+  std::size_t failing_input = 0;
+  for (;;) {
+    std::size_t const ended = begun;
+    try {
+      if (!read_next_input()) break;
+    } catch (...) {
+      read_failure = std::current_exception();
+      failing_input = begun > ended ? begun - 1 : begun;  // the input begun, or the one being opened
+      break;
+    }
+    std::vector<input_tally> done = folding.done_inputs();
+    report_done(done);
   }
+  if (shared != nullptr) shared->close();  // nobody joins a queue that is finishing
+  queue_end end = folding.finish();  // every block folded, and back with its reader
+  timeline_mark("last block folded");
+  report_done(end.done);
+  // What ended the run, the first in input order: a fold's failure before the input that could not be read.
+  if (end.failure && (!read_failure || end.failure_input < failing_input)) std::rethrow_exception(end.failure);
+  if (read_failure) std::rethrow_exception(read_failure);
+  report.shares = folding.shares();
+  add_shares(report.shares, resident_shares);
+  std::size_t const in_use = device_bytes_in_use();
+  report.device_bytes = in_use - std::min(bytes_at_start, in_use);
+  report.pool_peak_bytes = ctx.pool().peak_large_bytes_held();
   return label;
 }
 

@@ -94,6 +94,15 @@ std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> blocks_of(de
 
 }  // namespace
 
+bool kept_on_device(int fd) {
+#if ROWSCAN_HAS_CUB
+  return copy_of(fd) != nullptr;
+#else
+  (void)fd;
+  return false;
+#endif
+}
+
 bool keep_on_device(int fd, std::uint64_t bytes, std::uint64_t longest_line) {
 #if ROWSCAN_HAS_CUB
   auto const key = key_of(fd);

@@ -13,11 +13,15 @@ bool shared_run::claim_driver() {
   return first;
 }
 
-void shared_run::open(block_queue& queue, std::string const& label) {
+void shared_run::open(block_queue& queue) {
   std::lock_guard<std::mutex> lock(mutex_);
-  label_ = label;
   open_ = &queue;
   if (!joined_.empty()) queue.join(joined_);
+}
+
+void shared_run::reading(std::string const& label) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  label_ = label;
 }
 
 void shared_run::close() {
