@@ -61,7 +61,7 @@ void station_dictionary::rebuild(station_table const& table, context const& ctx)
   stage_scope stage(ctx, "dictionary");
   // O(stations) work, laid out on the host once per change of the station set: each name's padded
   // words and its entry, the entries sorted by lookup key, and the directory over them.
-  std::vector<std::string> const names = to_host_strings(table.names);
+  std::vector<std::string> const names = host_names_by_row(table);
   thrust::host_vector<dictionary_entry> entries;
   thrust::host_vector<std::uint64_t> words;
   thrust::host_vector<name_record> name_records(names.size() + 1, name_record{0, 0, 0});
