@@ -13,8 +13,10 @@ namespace rowscan {
 ROWSCAN_SYSTEM_BEGIN
 
 namespace {
+#if !ROWSCAN_HAS_CUB
 /// A transparent huge page of x86-64 Linux.
 constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
+#endif
 
 /// Host blocks of a huge page or more start on one, and are offered to the kernel as huge pages
 /// (madvise): each 4 KiB page of a fresh block otherwise costs a page fault, and a merge of a million
@@ -64,7 +66,8 @@ memory_pool::pointer memory_pool::do_allocate(std::size_t bytes, std::size_t ali
     p = upstream_->do_allocate(size, upstream_alignment(size));
   }
 #if !ROWSCAN_HAS_CUB
-  if (size >= huge_page_bytes) madvise(thrust::raw_pointer_cast(p), size, MADV_HUGEPAGE);
+  // Advice only: refused (no transparent huge pages), the block is the same memory in small pages.
+  if (size >= huge_page_bytes) (void)madvise(thrust::raw_pointer_cast(p), size, MADV_HUGEPAGE);
 #endif
   held_ += size;
   if (held_ > peak_held_) peak_held_ = held_;

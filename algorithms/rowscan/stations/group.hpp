@@ -40,9 +40,9 @@ ROWSCAN_SYSTEM_BEGIN
 using row_index = std::uint32_t;
 
 /// One group per distinct name, in key order. The arrays come from the context's pool and are written
-/// whole by the grouping, so nothing fills them first: a merge of a million stations made fresh,
-/// zero-filled arrays for every table, and their first touches cost as much as the grouping
-/// (docs/stations.md, "A million stations").
+/// whole by the grouping, so nothing fills them first: zero-filled arrays would be written twice, and
+/// at a million stations their first touches cost as much as the grouping (docs/stations.md, "A million
+/// stations").
 struct groups {
   device_buffer<std::uint64_t> keys;
   device_buffer<station_stats> stats;

@@ -32,7 +32,7 @@ namespace {
 
 /// From this many stations in the workers' tables, the answer's stage (their merge, the sort by name)
 /// runs on the OpenMP team: below it the work is small and a team's barriers cost more than the team
-/// saves on a busy machine (docs/stations.md, "6. Output"); at a million stations that stage took
+/// saves on a busy machine (docs/stations.md, "6. Output"); at a million stations the stage takes
 /// seconds on one thread (docs/stations.md, "A million stations").
 constexpr std::size_t output_team_from_stations = std::size_t{1} << 16;
 

@@ -43,12 +43,16 @@ void worker::merge_pending() {
 void worker::release_outgrown_classes() {
   // The table grew: its arrays and their sort's temporaries move up to larger size classes once it passes
   // a power of two (the pool's classes), and the classes it grew out of will not be asked for again.
-  // Until then its merges ask for the same classes: released after every general block, the blocks of a
-  // merge that came every few blocks went back, and each such merge wrote fresh pages (docs/stations.md,
-  // "A million stations"). Block-sized temporaries are asked for in every block and stay (memory_pool.hpp).
+  // Until then its merges ask for the same classes. Released after every general block, the blocks of a
+  // merge that comes every few blocks would go back in between, and each such merge would write fresh
+  // pages (docs/stations.md, "A million stations"). The larger of the table and pending_ counts, and only
+  // a power not reached before: their sum falls when pending_ joins the table (they share stations) and
+  // rises with the next block. Block-sized temporaries are asked for in every block and stay
+  // (memory_pool.hpp).
+  std::size_t const stations = table_.size() > pending_.size() ? table_.size() : pending_.size();
   std::size_t power = 1;
-  while (power < table_.size() + pending_.size()) power *= 2;
-  if (power == released_at_) return;
+  while (power < stations) power *= 2;
+  if (power <= released_at_) return;
   released_at_ = power;
   ctx_.pool().release_unused();
 }
