@@ -39,7 +39,7 @@ struct known_names {
   explicit known_names(std::vector<std::string> const& names, std::uint64_t key_mask = ~std::uint64_t{0})
       : dictionary(key_mask) {
     table.names = rowscan::make_strings_column(names);
-    table.keys.resize(names.size());
+    table.keys = rowscan::device_buffer<std::uint64_t>(names.size());
     for (std::size_t i = 0; i < names.size(); ++i) ids.emplace(names[i], static_cast<station_id>(i));
   }
   dictionary_view view() { return dictionary.view(table, ctx); }

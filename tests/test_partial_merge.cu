@@ -158,6 +158,44 @@ TEST(PartialMerge, StationTablesMergeInAnyGrouping) {
   }
 }
 
+/// A column's strings on the host, in its order.
+std::vector<std::string> strings_of(rowscan::strings_column const& column) { return rowscan::to_host_strings(column); }
+
+// A merge keeps its first table's names where they are and adds the names of the stations only the second
+// has after them, each name once: tables merged one after another into a running table (as a worker
+// merges its blocks' tables) give the reference's answer, and each merge's names column starts with the
+// running table's. With 3-bit keys every merge compares names, and equal names keep the first table's row.
+TEST(PartialMerge, MergesKeepTheFirstTablesNamesWhereTheyAre) {
+  rowscan::context ctx;
+  station_table_answer const answer_of{ctx};
+  for (std::uint32_t seed : {11u, 12u, 13u}) {
+    std::mt19937 rng(seed);
+    std::string const text = support::random_measurements(seed, light(3000, 300), light(12000, 1200), 40);
+    for (unsigned key_bits : {64u, 3u}) {
+      SCOPED_TRACE("seed=" + std::to_string(seed) + " key_bits=" + std::to_string(key_bits));
+      std::uint64_t const key_mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+      rowscan::stations::station_table running;
+      std::string seen;  // the text of the tables merged so far
+      for (std::string const& block : random_split(text, 12, rng)) {
+        device_block const device(block);
+        rowscan::stations::worker worker(ctx, {key_mask, false, false, nullptr});
+        worker.fold(device.data(), block.size());
+        std::vector<std::string> const before = strings_of(running.names);
+        running = rowscan::stations::merge_tables(running, worker.partial(), ctx);
+        seen += block;
+        std::vector<std::string> const after = strings_of(running.names);
+        ASSERT_EQ(after.size(), running.size()) << "each station's name once";
+        ASSERT_GE(after.size(), before.size());
+        EXPECT_TRUE(std::equal(before.begin(), before.end(), after.begin())) << "the running table's names moved";
+        std::vector<std::string> by_row = rowscan::stations::host_names_by_row(running);
+        std::sort(by_row.begin(), by_row.end());
+        EXPECT_TRUE(std::adjacent_find(by_row.begin(), by_row.end()) == by_row.end()) << "a name on two rows";
+        EXPECT_EQ(answer_of(running), reference::stations_answer(seen));
+      }
+    }
+  }
+}
+
 /// Sees nothing: a worker with an observer folds by the GPU's composition on every system.
 struct no_observer final : rowscan::stations::block_observer {};
 

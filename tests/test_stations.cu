@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -88,6 +89,47 @@ TEST(Stations, TenThousandStations) {
 TEST(Stations, TenThousandOneRowStations) {
   // Light mode: 1,000 rows of the 10,000 names, still nearly one row each and new names in every chunk.
   expect_reference_answer(random_measurements(10001, 10000, light(10000, 1000), 100), {0, 8192}, {64});
+}
+
+/// `stations` distinct names, each in one line of the first half, then as many lines again of names
+/// drawn at random (seed): after the first half, a worker's table holds every station.
+std::string every_station_then_again(std::size_t stations, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string text;
+  auto line = [&](std::size_t s) {
+    int const tenths = static_cast<int>(rng() % 1999) - 999;
+    text += "st" + std::to_string(s * 7919 % stations) + ";" + tenths_text(tenths) + "\n";
+  };
+  for (std::size_t s = 0; s < stations; ++s) line(s);
+  for (std::size_t r = 0; r < stations; ++r) line(rng() % stations);
+  return text;
+}
+
+// The fast path names at most max_fast_path_stations stations; one more sends every later block down the
+// general path, whose merges keep the names of the running table where they are. Both sides of the limit
+// give the reference's answer, with one worker and with two, and with 3-bit keys that make every merge
+// compare names.
+TEST(Stations, EitherSideOfTheFastPathLimit) {
+  constexpr std::size_t limit = rowscan::stations::max_fast_path_stations;
+  for (std::size_t stations : {limit, limit + 1}) {
+    std::string const text = every_station_then_again(stations, static_cast<std::uint32_t>(stations));
+    std::string const expected = reference::stations_answer(text);
+    for (unsigned workers : {1u, 2u}) {
+      for (unsigned key_bits : light<std::vector<unsigned>>({64, 3}, {64})) {
+        SCOPED_TRACE("stations=" + std::to_string(stations) + " workers=" + std::to_string(workers) +
+                     " key_bits=" + std::to_string(key_bits) + " seed=" + std::to_string(stations));
+        summarize_options options;
+        options.chunk_size = std::size_t{256} << 10;
+        options.workers = workers;
+        options.key_bits = key_bits;
+        rowscan::stations::summary const result = summarize_text(text, options);
+        EXPECT_EQ(onebrc(result), expected);
+        if (workers == 1) {  // the second half's blocks begin over the limit, or at it
+          EXPECT_EQ(result.over_limit_chunks > 0, stations > limit);
+        }
+      }
+    }
+  }
 }
 
 /// One line per temperature from `from` to `to` tenths, over 17 stations.

@@ -5,8 +5,30 @@
 
 #include <new>
 
+#if !ROWSCAN_HAS_CUB
+#  include <sys/mman.h>
+#endif
+
 namespace rowscan {
 ROWSCAN_SYSTEM_BEGIN
+
+namespace {
+#if !ROWSCAN_HAS_CUB
+/// A transparent huge page of x86-64 Linux.
+constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
+#endif
+
+/// Host blocks of a huge page or more start on one, and are offered to the kernel as huge pages
+/// (madvise): each 4 KiB page of a fresh block otherwise costs a page fault, and a merge of a million
+/// stations' tables writes tens of MiB of fresh blocks (docs/stations.md, "A million stations").
+std::size_t upstream_alignment(std::size_t size) {
+#if !ROWSCAN_HAS_CUB
+  if (size >= huge_page_bytes) return huge_page_bytes;
+#endif
+  (void)size;
+  return THRUST_MR_DEFAULT_ALIGNMENT;
+}
+}  // namespace
 
 memory_pool::memory_pool()
     : upstream_(thrust::mr::get_global_resource<upstream_type>()), small_([] {
@@ -38,11 +60,15 @@ memory_pool::pointer memory_pool::do_allocate(std::size_t bytes, std::size_t ali
   }
   pointer p;
   try {
-    p = upstream_->do_allocate(size, THRUST_MR_DEFAULT_ALIGNMENT);
+    p = upstream_->do_allocate(size, upstream_alignment(size));
   } catch (std::bad_alloc const&) {
     release_cached();  // the memory may be there, cached in other classes
-    p = upstream_->do_allocate(size, THRUST_MR_DEFAULT_ALIGNMENT);
+    p = upstream_->do_allocate(size, upstream_alignment(size));
   }
+#if !ROWSCAN_HAS_CUB
+  // Advice only: refused (no transparent huge pages), the block is the same memory in small pages.
+  if (size >= huge_page_bytes) (void)madvise(thrust::raw_pointer_cast(p), size, MADV_HUGEPAGE);
+#endif
   held_ += size;
   if (held_ > peak_held_) peak_held_ = held_;
   return p;
@@ -60,7 +86,7 @@ void memory_pool::do_deallocate(pointer p, std::size_t bytes, std::size_t alignm
 }
 
 void memory_pool::free_class(std::size_t size, std::vector<pointer>& blocks) {
-  for (pointer const p : blocks) upstream_->do_deallocate(p, size, THRUST_MR_DEFAULT_ALIGNMENT);
+  for (pointer const p : blocks) upstream_->do_deallocate(p, size, upstream_alignment(size));
   held_ -= size * blocks.size();
   cached_ -= size * blocks.size();
   blocks.clear();

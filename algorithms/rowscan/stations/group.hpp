@@ -15,6 +15,7 @@
 #include "rowscan/system.hpp"
 
 #include "rowscan/context.hpp"
+#include "rowscan/device_buffer.hpp"
 #include "rowscan/stations/stats.hpp"
 #include "rowscan/strings/column.hpp"
 
@@ -38,12 +39,15 @@ ROWSCAN_SYSTEM_BEGIN
 /// Row numbers inside one grouping: a chunk has fewer than 2^32 records.
 using row_index = std::uint32_t;
 
-/// One group per distinct name, in key order.
+/// One group per distinct name, in key order. The arrays come from the context's pool and are written
+/// whole by the grouping, so nothing fills them first: zero-filled arrays would be written twice, and
+/// at a million stations their first touches cost as much as the grouping (docs/stations.md, "A million
+/// stations").
 struct groups {
-  thrust::device_vector<std::uint64_t> keys;
-  thrust::device_vector<station_stats> stats;
-  thrust::device_vector<row_index> representative;  ///< an input row of the group, to take its name from
-  bool names_compared = false;                       ///< a key was shared by different names
+  device_buffer<std::uint64_t> keys;
+  device_buffer<station_stats> stats;
+  device_buffer<row_index> representative;  ///< an input row of the group, to take its name from
+  bool names_compared = false;              ///< a key was shared by different names
 };
 
 /// 1 where sorted row i and row i - 1 have the same key but different names.
@@ -57,14 +61,20 @@ struct key_shared_by_two_names {
   }
 };
 
-/// Orders (key, row) by key, then by the row's name bytes: the exact order of the fallback.
+/// Orders (key, row) by key, then by the row's name bytes, then by row: the exact order of the fallback.
+/// Rows of one name stay in row order, so a group's representative is its first row whatever the sort
+/// (merge_tables keeps the names of its first table by it).
 template <class Names>
 struct key_then_name_less {
   Names names;
   ROWSCAN_HD bool operator()(thrust::tuple<std::uint64_t, row_index> const& a,
                              thrust::tuple<std::uint64_t, row_index> const& b) const {
     if (thrust::get<0>(a) != thrust::get<0>(b)) return thrust::get<0>(a) < thrust::get<0>(b);
-    return bytes_less(names(thrust::get<1>(a)), names(thrust::get<1>(b)));
+    string_ref const x = names(thrust::get<1>(a));
+    string_ref const y = names(thrust::get<1>(b));
+    if (bytes_less(x, y)) return true;
+    if (bytes_less(y, x)) return false;
+    return thrust::get<1>(a) < thrust::get<1>(b);
   }
 };
 
@@ -95,10 +105,10 @@ struct starts_group {
 
 /// Groups the rows of keys (in key order) by name: rows[i] is the input row of keys[i], names(r) input
 /// row r's name and stats[r] its summary. Exact whatever the keys are: a key only has to be equal for
-/// equal names. keys and rows are reordered in place when two names share a key.
-template <class Names, class StatsIt>
-groups group_key_ordered(thrust::device_vector<std::uint64_t>& keys, thrust::device_vector<row_index>& rows,
-                         Names names, StatsIt stats, context const& ctx) {
+/// equal names. keys and rows (device_vectors or device_buffers of uint64 and row_index) are reordered
+/// in place when two names share a key.
+template <class Keys, class Rows, class Names, class StatsIt>
+groups group_key_ordered(Keys& keys, Rows& rows, Names names, StatsIt stats, context const& ctx) {
   auto const n = keys.size();
   auto policy = ctx.policy();
   groups out;
@@ -125,9 +135,9 @@ groups group_key_ordered(thrust::device_vector<std::uint64_t>& keys, thrust::dev
                                                                 thrust::raw_pointer_cast(rows.data()), names,
                                                                 out.names_compared},
                                             std::size_t{0}, thrust::plus<std::size_t>{});
-  out.keys.resize(count);
-  out.stats.resize(count);
-  out.representative.resize(count);
+  out.keys = device_buffer<std::uint64_t>(count, ctx.memory());
+  out.stats = device_buffer<station_stats>(count, ctx.memory());
+  out.representative = device_buffer<row_index>(count, ctx.memory());
   // reduce_by_key writes each group's first (key, row): the row is the group's representative.
   thrust::reduce_by_key(policy, sorted_rows, sorted_rows + n, thrust::make_permutation_iterator(stats, rows.begin()),
                         thrust::make_zip_iterator(thrust::make_tuple(out.keys.begin(), out.representative.begin())),
@@ -140,7 +150,7 @@ groups group_key_ordered(thrust::device_vector<std::uint64_t>& keys, thrust::dev
 template <class Names, class StatsIt>
 groups group_by_name(thrust::device_vector<std::uint64_t>& keys, Names names, StatsIt stats, context const& ctx) {
   auto policy = ctx.policy();
-  thrust::device_vector<row_index> rows(keys.size());
+  device_buffer<row_index> rows(keys.size(), ctx.memory());
   thrust::sequence(policy, rows.begin(), rows.end());
   thrust::sort_by_key(policy, keys.begin(), keys.end(), rows.begin());
   return group_key_ordered(keys, rows, names, stats, ctx);

@@ -25,7 +25,7 @@
 //   of 6-byte lines, 5.5 with 1BRC-like lines (14 bytes), before the fast path stored line ends (4 bytes
 //   a line, on a GPU; the host's workers walk their lines and store none).
 // - 640 S + 12 N, the station table, its dictionary and what their merges leave behind:
-//   - the table at rest: 40 bytes a station (key 8, stats 24, name offset 8) and its names; a merge
+//   - the table at rest: 44 bytes a station (key 8, stats 24, name offset 8, name row 4) and its names; a merge
 //     holds the old table, the block's, the merged keys (8), rows (4), sort buffers (12), groups (36),
 //     gather starts and offsets (16) and the new names, each array rounded up to a power of two, and
 //     the classes the last growth left; at the end the answer's host copy (the stats, a std::string and

@@ -87,6 +87,9 @@ class worker final : public job::block_worker {
   job::tally fold_general(char const* text, std::size_t size);
   /// Merges pending_ into the table (std::bad_alloc leaves both as they were).
   void merge_pending();
+  /// Gives the pool's cached blocks back once the table or pending_ has grown past a power of two it had
+  /// not reached, so into larger size classes; not after every general block.
+  void release_outgrown_classes();
 
   context ctx_;
   bool explained_;  // an observer watches (--explain): the GPU's composition, whose arrays it shows
@@ -99,6 +102,7 @@ class worker final : public job::block_worker {
 #endif
   station_table table_;
   station_table pending_;  ///< stations of general blocks not yet in table_ (only while it is over the limit)
+  std::size_t released_at_ = 0;  ///< the largest power of two the stations reached when the pool was released
   station_dictionary dictionary_;
   fast_reducer fast_;
   general_grouper general_;

@@ -50,7 +50,7 @@ struct entry_bucket {
 }  // namespace
 
 dictionary_view station_dictionary::view(station_table const& table, context const& ctx) {
-  if (stale_) rebuild(to_host_strings(table.names), ctx);
+  if (stale_) rebuild(host_names_by_row(table), ctx);  // names in row order: a row's id is its index
   return current_view();
 }
 

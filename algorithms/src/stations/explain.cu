@@ -37,15 +37,15 @@ class recorder final : public block_observer {
     out_.tenths = to_host(p.tenths);
     out_.name_sizes = to_host(p.name_sizes);
   }
-  void grouped(thrust::device_vector<std::uint64_t> const& sorted_keys, groups const& g, context const&) override {
+  void grouped(thrust::device_vector<std::uint64_t> const& sorted_keys, groups const& g, context const& ctx) override {
     out_.sorted_keys = to_host(sorted_keys);
     out_.names_compared = g.names_compared;
-    out_.group_keys = to_host(g.keys);
-    out_.group_rows = to_host(g.representative);
-    out_.group_stats = to_host(g.stats);
+    out_.group_keys = host_copy(thrust::raw_pointer_cast(g.keys.data()), g.keys.size(), ctx);
+    out_.group_rows = host_copy(thrust::raw_pointer_cast(g.representative.data()), g.representative.size(), ctx);
+    out_.group_stats = host_copy(thrust::raw_pointer_cast(g.stats.data()), g.stats.size(), ctx);
   }
-  void merged(station_table const& running, context const&) override {
-    out_.running_keys = to_host(running.keys);
+  void merged(station_table const& running, context const& ctx) override {
+    out_.running_keys = host_copy(thrust::raw_pointer_cast(running.keys.data()), running.keys.size(), ctx);
     out_.running = to_host_summaries(running);
   }
   void ids_parsed(station_id const* ids, std::int16_t const* tenths, std::size_t lines, context const& ctx) override {

@@ -20,6 +20,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -28,6 +29,12 @@
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
 namespace {
+
+/// From this many stations in the workers' tables, the answer's stage (their merge, the sort by name)
+/// runs on the OpenMP team: below it the work is small and a team's barriers cost more than the team
+/// saves on a busy machine (docs/stations.md, "6. Output"); at a million stations the stage takes
+/// seconds on one thread (docs/stations.md, "A million stations").
+constexpr std::size_t output_team_from_stations = std::size_t{1} << 16;
 
 std::uint64_t key_mask(unsigned key_bits) {
   return key_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
@@ -49,7 +56,10 @@ station_table merged_in_pairs(job::worker_set<worker> const& workers) {
     std::vector<std::exception_ptr> failures(pairs);
     auto merge_pair = [&](std::size_t k) {
       try {
-        job::one_thread_scope const one_thread;  // this thread's OpenMP regions (the host systems)
+        // This thread's OpenMP regions (the host systems) run on one thread while several merges run side
+        // by side; a round's lone merge keeps the caller's setting (output_team_from_stations).
+        std::optional<job::one_thread_scope> one_thread;
+        if (pairs > 1) one_thread.emplace();
         next[k] = merge_tables(*round[2 * k], *round[2 * k + 1], *slots[k].ctx);
       } catch (...) {
         failures[k] = std::current_exception();
@@ -123,8 +133,11 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
 
   {
     context const& ctx = workers.first_context();
-    job::one_thread_scope const one_thread;
     stage_scope stage(ctx, "output");
+    std::size_t stations = 0;  // partial() merges what a worker holds pending, on the team too
+    for (auto const& w : workers.workers()) stations += w->partial().size();
+    std::optional<job::one_thread_scope> one_thread;
+    if (stations < output_team_from_stations) one_thread.emplace();
     for (auto const& w : workers.workers()) {
       out.fast_chunks += w->paths().fast_blocks();
       out.general_chunks += w->paths().general_blocks();

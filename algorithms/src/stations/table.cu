@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rowscan/stations/table.hpp"
 
+#include "rowscan/read_back.hpp"
+
+#include <thrust/copy.h>
 #include <thrust/gather.h>
 #include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/merge.h>
+#include <thrust/scan.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
 #include <thrust/transform.h>
@@ -18,29 +22,103 @@
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
 
+namespace {
+
+/// 1 where a merged group's representative row is b's (rows a_size and on): a station a did not have.
+/// The merge is stable and ties of equal names keep a's row first (key_then_name_less), so a group that
+/// holds a row of a has it as its representative.
+struct only_in_b {
+  std::size_t a_size;
+  ROWSCAN_HD row_index operator()(row_index r) const { return r >= a_size ? 1u : 0u; }
+};
+
+/// A flag of only_in_b that is set.
+struct is_set {
+  ROWSCAN_HD bool operator()(row_index flag) const { return flag != 0; }
+};
+
+/// Where a merged group's name is in the merged names column: a's name row, or after a's names for a
+/// station of b alone (its rank among those, from an exclusive scan of only_in_b).
+struct merged_name_row {
+  row_index const* a_name_rows;  // nullptr: a's row r has name r
+  std::size_t a_size;
+  std::size_t a_names;
+  ROWSCAN_HD row_index operator()(row_index representative, row_index fresh_rank) const {
+    if (representative >= a_size) return static_cast<row_index>(a_names + fresh_rank);
+    return a_name_rows == nullptr ? representative : a_name_rows[representative];
+  }
+};
+
+/// An offset of the appended names' column, moved past the chars before them.
+struct offset_after {
+  std::int64_t base;
+  ROWSCAN_HD std::int64_t operator()(std::int64_t o) const { return base + o; }
+};
+
+/// Column a, then column b: a's bytes and offsets copied as they are, b's offsets moved past a's bytes.
+strings_column appended(strings_column const& a, strings_column const& b, context const& ctx) {
+  auto policy = ctx.policy();
+  device_buffer<char> chars(a.chars.size() + b.chars.size(), ctx.memory());
+  thrust::copy(policy, a.chars.begin(), a.chars.end(), chars.begin());
+  thrust::copy(policy, b.chars.begin(), b.chars.end(), chars.begin() + static_cast<std::ptrdiff_t>(a.chars.size()));
+  device_buffer<std::int64_t> offsets(a.size() + b.size() + 1, ctx.memory());
+  thrust::copy(policy, a.offsets.begin(), a.offsets.end(), offsets.begin());
+  thrust::transform(policy, b.offsets.begin() + 1, b.offsets.end(),
+                    offsets.begin() + static_cast<std::ptrdiff_t>(a.size() + 1),
+                    offset_after{static_cast<std::int64_t>(a.chars.size())});
+  return strings_column(std::move(chars), std::move(offsets));
+}
+
+}  // namespace
+
 station_table merge_tables(station_table const& a, station_table const& b, context const& ctx) {
   if (b.size() == 0 || a.size() == 0) {  // the identity: no grouping needed
     station_table out = b.size() == 0 ? a : b;
     out.names_compared = a.names_compared || b.names_compared;
     return out;
   }
+  auto policy = ctx.policy();
   // Both tables are in key order, so one merge puts their rows in key order: linear in the rows, where
   // a sort of both took most of a run's time once the table held a million stations and every block
   // merged into it (docs/stations.md, "A million stations").
   std::size_t const n = a.size() + b.size();
-  thrust::device_vector<std::uint64_t> keys(n);
-  thrust::device_vector<row_index> rows(n);
+  device_buffer<std::uint64_t> keys(n, ctx.memory());
+  device_buffer<row_index> rows(n, ctx.memory());
   thrust::merge_by_key(
-      ctx.policy(), a.keys.begin(), a.keys.end(), b.keys.begin(), b.keys.end(), thrust::counting_iterator<row_index>(0),
+      policy, a.keys.begin(), a.keys.end(), b.keys.begin(), b.keys.end(), thrust::counting_iterator<row_index>(0),
       thrust::counting_iterator<row_index>(static_cast<row_index>(a.size())), keys.begin(), rows.begin());
 
   using stats_view = array_view<station_stats>;
-  concatenated<column_view> names{column_view(a.names), column_view(b.names), a.size()};
+  concatenated<table_names> names{names_by_row(a), names_by_row(b), a.size()};
   concatenated<stats_view> stats{stats_view{thrust::raw_pointer_cast(a.stats.data())},
                                  stats_view{thrust::raw_pointer_cast(b.stats.data())}, a.size()};
   auto stats_in = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), stats);
-  station_table out = table_from_groups(group_key_ordered(keys, rows, names, stats_in, ctx), names, ctx);
-  out.names_compared = out.names_compared || a.names_compared || b.names_compared;
+  groups g = group_key_ordered(keys, rows, names, stats_in, ctx);
+
+  // The names: a's where they are, then those of the stations that b alone has, gathered in key order.
+  std::size_t const count = g.keys.size();
+  auto const fresh_flags = thrust::make_transform_iterator(g.representative.begin(), only_in_b{a.size()});
+  device_buffer<row_index> name_rows(count, ctx.memory());
+  thrust::exclusive_scan(policy, fresh_flags, fresh_flags + static_cast<std::ptrdiff_t>(count), name_rows.begin());
+  row_index last_rank = 0;  // the last group's exclusive rank, and its representative: how many are fresh
+  row_index last_row = 0;
+  copy_to_host(thrust::raw_pointer_cast(name_rows.data()) + (count - 1), 1, &last_rank, ctx);
+  copy_to_host(thrust::raw_pointer_cast(g.representative.data()) + (count - 1), 1, &last_row, ctx);
+  std::size_t const fresh = std::size_t{last_rank} + (last_row >= a.size() ? 1 : 0);
+  device_buffer<row_index> fresh_rows(fresh, ctx.memory());
+  thrust::copy_if(policy, g.representative.begin(), g.representative.end(), fresh_flags, fresh_rows.begin(), is_set{});
+  strings_column const fresh_names =
+      gather_strings(names, thrust::raw_pointer_cast(fresh_rows.data()), fresh, gather_strategy::automatic, ctx);
+  thrust::transform(policy, g.representative.begin(), g.representative.end(), name_rows.begin(), name_rows.begin(),
+                    merged_name_row{a.name_rows.empty() ? nullptr : thrust::raw_pointer_cast(a.name_rows.data()),
+                                    a.size(), a.names.size()});
+
+  station_table out;
+  out.names = appended(a.names, fresh_names, ctx);
+  out.name_rows = std::move(name_rows);
+  out.keys = std::move(g.keys);
+  out.stats = std::move(g.stats);
+  out.names_compared = g.names_compared || a.names_compared || b.names_compared;
   return out;
 }
 
@@ -48,7 +126,7 @@ station_table merge_tables(station_table const& a, station_table const& b, conte
 /// in the order of their numbers; equal numbers leave them to their bytes (they share their first 8, or
 /// differ only in zero bytes past the end of one).
 struct name_prefix {
-  column_view names;
+  table_names names;
   ROWSCAN_HD std::uint64_t operator()(std::size_t i) const {
     string_ref const s = names(i);
     std::uint64_t p = 0;
@@ -65,7 +143,7 @@ struct prefix_tie {
 
 /// Orders (prefix, row) by prefix, then by the row's name bytes.
 struct prefix_then_name_less {
-  column_view names;
+  table_names names;
   ROWSCAN_HD bool operator()(thrust::tuple<std::uint64_t, row_index> const& a,
                              thrust::tuple<std::uint64_t, row_index> const& b) const {
     if (thrust::get<0>(a) != thrust::get<0>(b)) return thrust::get<0>(a) < thrust::get<0>(b);
@@ -76,13 +154,13 @@ struct prefix_then_name_less {
 station_table sorted_by_name(station_table const& table, context const& ctx) {
   auto policy = ctx.policy();
   std::size_t const n = table.size();
-  column_view const names(table.names);
+  table_names const names = names_by_row(table);
   // A radix sort by each name's first 8 bytes, then, only if two names share them, a comparison sort
   // that reads names only for those: a comparison sort of every name read two names per comparison,
   // seconds of a run's output at a million stations (docs/stations.md, "A million stations").
-  thrust::device_vector<row_index> order(n);
+  device_buffer<row_index> order(n, ctx.memory());
   thrust::sequence(policy, order.begin(), order.end());
-  thrust::device_vector<std::uint64_t> prefixes(n);
+  device_buffer<std::uint64_t> prefixes(n, ctx.memory());
   thrust::transform(policy, thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
                     prefixes.begin(), name_prefix{names});
   thrust::sort_by_key(policy, prefixes.begin(), prefixes.end(), order.begin());
@@ -96,12 +174,12 @@ station_table sorted_by_name(station_table const& table, context const& ctx) {
   }
 
   station_table sorted;
-  sorted.keys.resize(table.size());
-  sorted.stats.resize(table.size());
+  sorted.keys = device_buffer<std::uint64_t>(n, ctx.memory());
+  sorted.stats = device_buffer<station_stats>(n, ctx.memory());
   thrust::gather(policy, order.begin(), order.end(), table.keys.begin(), sorted.keys.begin());
   thrust::gather(policy, order.begin(), order.end(), table.stats.begin(), sorted.stats.begin());
-  sorted.names = gather_strings(column_view(table.names), thrust::raw_pointer_cast(order.data()), order.size(),
-                                gather_strategy::automatic, ctx);
+  sorted.names = gather_strings(names, thrust::raw_pointer_cast(order.data()), order.size(), gather_strategy::automatic,
+                                ctx);  // in row order: no name_rows
   return sorted;
 }
 
@@ -115,9 +193,20 @@ void merge_into(station_table& running, station_table&& chunk, context const& ct
   running.names_compared = compared;
 }
 
-std::vector<station_summary> to_host_summaries(station_table const& table) {
-  thrust::host_vector<station_stats> const stats = table.stats;
+std::vector<std::string> host_names_by_row(station_table const& table) {
   std::vector<std::string> names = to_host_strings(table.names);
+  if (table.name_rows.empty()) return names;
+  thrust::host_vector<row_index> rows(table.size());
+  thrust::copy(table.name_rows.begin(), table.name_rows.end(), rows.begin());
+  std::vector<std::string> by_row(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) by_row[i] = std::move(names[rows[i]]);  // each name once
+  return by_row;
+}
+
+std::vector<station_summary> to_host_summaries(station_table const& table) {
+  thrust::host_vector<station_stats> stats(table.size());
+  thrust::copy(table.stats.begin(), table.stats.end(), stats.begin());
+  std::vector<std::string> names = host_names_by_row(table);
   std::vector<station_summary> out;
   out.reserve(names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {

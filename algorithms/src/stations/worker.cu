@@ -40,6 +40,23 @@ void worker::merge_pending() {
   pending_ = station_table{};
 }
 
+void worker::release_outgrown_classes() {
+  // The table grew: its arrays and their sort's temporaries move up to larger size classes once it passes
+  // a power of two (the pool's classes), and the classes it grew out of will not be asked for again.
+  // Until then its merges ask for the same classes. Released after every general block, the blocks of a
+  // merge that comes every few blocks would go back in between, and each such merge would write fresh
+  // pages (docs/stations.md, "A million stations"). The larger of the table and pending_ counts, and only
+  // a power not reached before: their sum falls when pending_ joins the table (they share stations) and
+  // rises with the next block. Block-sized temporaries are asked for in every block and stay
+  // (memory_pool.hpp).
+  std::size_t const stations = table_.size() > pending_.size() ? table_.size() : pending_.size();
+  std::size_t power = 1;
+  while (power < stations) power *= 2;
+  if (power <= released_at_) return;
+  released_at_ = power;
+  ctx_.pool().release_unused();
+}
+
 job::tally worker::fold_general(char const* text, std::size_t size) {
   if (!station_dictionary::over_limit(table_)) return general_.fold(text, size, table_);
   job::tally t = general_.fold(text, size, pending_);
@@ -73,10 +90,7 @@ job::tally worker::fold(char const* text, std::size_t size) {
   }
   std::size_t const stations_before = table_.size();
   job::tally t = fold_general(text, size);
-  // The table grew: its arrays and their sort's temporaries moved up to larger size classes, and the
-  // classes it grew out of will not be asked for again. Block-sized temporaries are asked for in every
-  // block and stay (memory_pool.hpp).
-  if (table_.size() != stations_before) ctx_.pool().release_unused();
+  if (table_.size() != stations_before) release_outgrown_classes();
   dictionary_.invalidate();
   paths_.general_ran(over_limit);
   return t;
@@ -145,7 +159,7 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
     return block;
   }
   if (fast_stopped && 2 * learned_bytes >= size) paths_.fast_failed();  // the general path took most of it
-  ctx_.pool().release_unused();  // as in fold(): the table's arrays grew into larger size classes
+  release_outgrown_classes();  // as in fold(): the table's arrays may have grown into larger size classes
   paths_.general_ran(over_limit);
   return block;
 }
