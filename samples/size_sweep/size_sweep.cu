@@ -167,7 +167,8 @@ class fast_path {
       contexts_.push_back(std::make_unique<rowscan::context>());
       rowscan::stations::worker learner(*contexts_.back(), {});
       fold_with(learner, s);
-      for (auto const& st : thrust::host_vector<rowscan::stations::station_stats>(learner.partial().stats)) {
+      auto const& learned = learner.partial().stats;
+      for (auto const& st : thrust::host_vector<rowscan::stations::station_stats>(learned.begin(), learned.end())) {
         held.lines += static_cast<std::uint64_t>(st.count);
         held.tenths += st.sum;
       }
