@@ -22,6 +22,7 @@
 #include <thrust/device_vector.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
 #include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/reduce.h>
@@ -62,7 +63,7 @@ struct key_shared_by_two_names {
 };
 
 /// Orders (key, row) by key, then by the row's name bytes, then by row: the exact order of the fallback.
-/// Rows of one name stay in row order, so a group's representative is its first row whatever the sort
+/// Rows of one name stay in row order; a group's representative is its lowest row whatever the sort
 /// (merge_tables keeps the names of its first table by it).
 template <class Names>
 struct key_then_name_less {
@@ -103,6 +104,16 @@ struct starts_group {
   }
 };
 
+/// Two groups' stats merged, and the lower of their rows kept (the group's representative).
+struct merge_stats_keep_lowest_row {
+  ROWSCAN_HD thrust::tuple<station_stats, row_index> operator()(thrust::tuple<station_stats, row_index> const& a,
+                                                              thrust::tuple<station_stats, row_index> const& b) const {
+    row_index const ra = thrust::get<1>(a);
+    row_index const rb = thrust::get<1>(b);
+    return thrust::make_tuple(merge_stats{}(thrust::get<0>(a), thrust::get<0>(b)), ra < rb ? ra : rb);
+  }
+};
+
 /// Groups the rows of keys (in key order) by name: rows[i] is the input row of keys[i], names(r) input
 /// row r's name and stats[r] its summary. Exact whatever the keys are: a key only has to be equal for
 /// equal names. keys and rows (device_vectors or device_buffers of uint64 and row_index) are reordered
@@ -138,10 +149,15 @@ groups group_key_ordered(Keys& keys, Rows& rows, Names names, StatsIt stats, con
   out.keys = device_buffer<std::uint64_t>(count, ctx.memory());
   out.stats = device_buffer<station_stats>(count, ctx.memory());
   out.representative = device_buffer<row_index>(count, ctx.memory());
-  // reduce_by_key writes each group's first (key, row): the row is the group's representative.
-  thrust::reduce_by_key(policy, sorted_rows, sorted_rows + n, thrust::make_permutation_iterator(stats, rows.begin()),
-                        thrust::make_zip_iterator(thrust::make_tuple(out.keys.begin(), out.representative.begin())),
-                        out.stats.begin(), same_station<Names>{names, out.names_compared}, merge_stats{});
+  // The representative is the group's lowest row, reduced beside the stats: which of a run's equal keys
+  // reduce_by_key writes out is not promised (CUB's need not be the first), and merge_tables keeps its
+  // first table's names by the lowest row. Every key of a group is the same, so any one will do.
+  auto stats_and_rows = thrust::make_zip_iterator(
+      thrust::make_tuple(thrust::make_permutation_iterator(stats, rows.begin()), rows.begin()));
+  thrust::reduce_by_key(policy, sorted_rows, sorted_rows + n, stats_and_rows,
+                        thrust::make_zip_iterator(thrust::make_tuple(out.keys.begin(), thrust::make_discard_iterator())),
+                        thrust::make_zip_iterator(thrust::make_tuple(out.stats.begin(), out.representative.begin())),
+                        same_station<Names>{names, out.names_compared}, merge_stats_keep_lowest_row{});
   return out;
 }
 

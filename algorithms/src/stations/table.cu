@@ -25,8 +25,8 @@ ROWSCAN_SYSTEM_BEGIN
 namespace {
 
 /// 1 where a merged group's representative row is b's (rows a_size and on): a station a did not have.
-/// The merge is stable and ties of equal names keep a's row first (key_then_name_less), so a group that
-/// holds a row of a has it as its representative.
+/// A group's representative is its lowest row (group_key_ordered), so a group that holds a row of a has
+/// it as its representative.
 struct only_in_b {
   std::size_t a_size;
   ROWSCAN_HD row_index operator()(row_index r) const { return r >= a_size ? 1u : 0u; }
