@@ -175,6 +175,20 @@ query_settings settings_of(bool recursive, bool crlf) {
   return s;
 }
 
+/// Runs one query of a session (query(settings) -> answer) with Ctrl-C watched, and returns the
+/// answer with the warnings the run printed.
+template <class Query>
+py::tuple interruptible_query(bool recursive, bool crlf, Query&& query) {
+  std::string warnings;
+  auto answer = run_interruptibly([&](std::atomic<bool> const* cancel) {
+    query_settings q = settings_of(recursive, crlf);
+    q.cancel = cancel;
+    q.warnings = &warnings;
+    return query(q);
+  });
+  return py::make_tuple(std::move(answer), warnings);
+}
+
 }  // namespace
 }  // namespace rowscan::python
 
@@ -219,14 +233,8 @@ PYBIND11_MODULE(_rowscan, m) {
             stations::summarize_options o;
             o.skip_invalid = skip_invalid;
             o.chunk_size = chunk_size;
-            std::string warnings;
-            auto answer = run_interruptibly([&](std::atomic<bool> const* cancel) {
-              query_settings q = settings_of(recursive, crlf);
-              q.cancel = cancel;
-              q.warnings = &warnings;
-              return s.stations(paths, o, q);
-            });
-            return py::make_tuple(std::move(answer), warnings);
+            return interruptible_query(recursive, crlf,
+                                       [&](query_settings const& q) { return s.stations(paths, o, q); });
           },
           py::arg("paths"), py::arg("skip_invalid") = false, py::arg("recursive") = false, py::arg("crlf") = false,
           py::arg("chunk_size") = 0)
@@ -238,14 +246,8 @@ PYBIND11_MODULE(_rowscan, m) {
             o.suppkey_below = suppkey_below;
             o.skip_invalid = skip_invalid;
             o.chunk_size = chunk_size;
-            std::string warnings;
-            auto answer = run_interruptibly([&](std::atomic<bool> const* cancel) {
-              query_settings q = settings_of(recursive, crlf);
-              q.cancel = cancel;
-              q.warnings = &warnings;
-              return s.lineitem(paths, o, q);
-            });
-            return py::make_tuple(std::move(answer), warnings);
+            return interruptible_query(recursive, crlf,
+                                       [&](query_settings const& q) { return s.lineitem(paths, o, q); });
           },
           py::arg("paths"), py::arg("suppkey_below"), py::arg("skip_invalid") = false, py::arg("recursive") = false,
           py::arg("crlf") = false, py::arg("chunk_size") = 0)
