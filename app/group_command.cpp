@@ -252,7 +252,8 @@ int group_command(int argc, char** argv) {
       parse_choice("format", option_text(args, "format").value_or("csv"), {"csv", "json", "1brc"}));
 
   apply_threads_option(args);
-  engine const& on = choose_engine(args, file_operands(args), args.count("stats") > 0);
+  auto const operands = file_operands(args);  // named: the engine chosen outlives it, gcc 13 cannot tell
+  engine const& on = choose_engine(args, operands, args.count("stats") > 0);
   if (args.count("explain")) {
     // --explain's arrays are text for a reader: a JSON document cannot hold them as they are printed.
     if (output == group::output_format::json) throw usage_error("--explain prints text; it cannot be combined with --format json");
@@ -294,7 +295,7 @@ int group_command(int argc, char** argv) {
   opts.gpus = chosen_gpus(args, on);
   auto const hand = hand_over_choice(args, on, opts);
   auto answer = summarize_inputs(
-      file_operands(args), settings, opts, inputs::group_workload(on), &ranks_report,
+      operands, settings, opts, inputs::group_workload(on), &ranks_report,
       [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   job::timeline_mark("run returned");

@@ -74,7 +74,8 @@ int lineitem_command(int argc, char** argv) {
   auto const& args = *parsed;
   reject_with_explain(args, {"recursive", "chunk-size", "threads", "stats", "skip-invalid", "format", "gpu-joins-after"});
   apply_threads_option(args);  // before anything asks how many host workers there are
-  engine const& on = choose_engine(args, file_operands(args), args.count("stats") > 0);
+  auto const operands = file_operands(args);  // named: the engine chosen outlives it, gcc 13 cannot tell
+  engine const& on = choose_engine(args, operands, args.count("stats") > 0);
   std::string const format = parse_choice("format", option_text(args, "format").value_or("text"), {"text", "json"});
 
   lineitem::summarize_options opts;
@@ -100,7 +101,7 @@ int lineitem_command(int argc, char** argv) {
   scale_out_report ranks_report;
   opts.gpus = chosen_gpus(args, on);
   auto const hand = hand_over_choice(args, on, opts);
-  auto const answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, inputs::lineitem_workload(on, opts.suppkey_below), &ranks_report,
+  auto const answer = summarize_inputs(operands, input_settings_of(args), opts, inputs::lineitem_workload(on, opts.suppkey_below), &ranks_report,
                                        [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed

@@ -92,7 +92,8 @@ int stations_command(int argc, char** argv) {
 
   reject_with_explain(args, {"recursive", "chunk-size", "stats", "threads", "portable", "key-bits", "skip-invalid", "gpu-joins-after"});
   apply_threads_option(args);  // before anything asks how many host workers there are
-  engine const& on = choose_engine(args, file_operands(args), args.count("stats") > 0);
+  auto const operands = file_operands(args);  // named: the engine chosen outlives it, gcc 13 cannot tell
+  engine const& on = choose_engine(args, operands, args.count("stats") > 0);
   auto const format = stations::parse_output_format(
       parse_choice("format", option_text(args, "format").value_or("1brc"), {"1brc", "json", "csv"}));
   if (args.count("explain")) {
@@ -120,7 +121,7 @@ int stations_command(int argc, char** argv) {
   scale_out_report ranks_report;
   opts.gpus = chosen_gpus(args, on);
   auto const hand = hand_over_choice(args, on, opts);
-  auto answer = summarize_inputs(file_operands(args), input_settings_of(args), opts, inputs::stations_workload(on), &ranks_report,
+  auto answer = summarize_inputs(operands, input_settings_of(args), opts, inputs::stations_workload(on), &ranks_report,
                                  [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
   progress.finish();
   job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed
