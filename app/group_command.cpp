@@ -289,15 +289,8 @@ int group_command(int argc, char** argv) {
   settings.quote = format.quote;
 
   auto const start = std::chrono::steady_clock::now();
-  progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
-  opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
-  opts.gpus = chosen_gpus(args, on);
-  auto const hand = hand_over_choice(args, on, opts);
-  auto answer = summarize_inputs(
-      operands, settings, opts, inputs::group_workload(on), &ranks_report,
-      [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
-  progress.finish();
+  auto answer = run_operands(args, on, operands, settings, opts, inputs::group_workload(on), ranks_report);
   job::timeline_mark("run returned");
   if (!answer) return success;  // not rank 0: rank 0 writes the answer
   auto& result = *answer;

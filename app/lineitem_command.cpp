@@ -96,14 +96,9 @@ int lineitem_command(int argc, char** argv) {
   read_job_options(args, lineitem::min_chunk_size, opts);
 
   auto const start = std::chrono::steady_clock::now();
-  progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
-  opts.progress = [&progress](std::uint64_t done) { progress.update(done); };
   scale_out_report ranks_report;
-  opts.gpus = chosen_gpus(args, on);
-  auto const hand = hand_over_choice(args, on, opts);
-  auto const answer = summarize_inputs(operands, input_settings_of(args), opts, inputs::lineitem_workload(on, opts.suppkey_below), &ranks_report,
-                                       [&progress](std::uint64_t total) { progress.set_total(total); }, hand ? &*hand : nullptr);
-  progress.finish();
+  auto const answer = run_operands(args, on, operands, input_settings_of(args), opts,
+                                   inputs::lineitem_workload(on, opts.suppkey_below), ranks_report);
   job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed
   if (!answer) return success;  // not rank 0: rank 0 writes the answer
   lineitem::summary const& result = *answer;

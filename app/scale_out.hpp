@@ -16,8 +16,10 @@
 
 #include "rowscan/inputs/fold_share.hpp"
 #include "command_line.hpp"
+#include "devices.hpp"
 #include "output.hpp"
 #include "partial_wire.hpp"
+#include "progress.hpp"
 #include "ranks.hpp"
 #include "stats.hpp"
 #include "rowscan/job/timeline.hpp"
@@ -134,6 +136,25 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
   }
   if (auto const stop = inputs::stop_message(outcome, sources)) throw error(*stop);
   answer.skipped = inputs::skipped_record(outcome, sources);
+  return answer;
+}
+
+/// A command's run over its FILE operands, as every command makes it: the progress meter (one rank
+/// alone), the GPUs chosen, the hand-over between host workers and GPUs, then summarize_inputs.
+template <class Summary, class Options>
+std::optional<Summary> run_operands(cxxopts::ParseResult const& args, engine const& on,
+                                    std::vector<std::string> const& operands, inputs::input_settings const& settings,
+                                    Options& options, inputs::workload<Summary, Options> const& work,
+                                    scale_out_report& report) {
+  progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
+  options.progress = [&progress](std::uint64_t done) { progress.update(done); };
+  options.gpus = chosen_gpus(args, on);
+  auto const hand = hand_over_choice(args, on, options);
+  auto answer = summarize_inputs(
+      operands, settings, options, work, &report, [&progress](std::uint64_t total) { progress.set_total(total); },
+      hand ? &*hand : nullptr);
+  progress.finish();
+  options.progress = nullptr;  // the meter goes with this scope
   return answer;
 }
 
