@@ -69,7 +69,9 @@ most_threads() {
   "$@" >/dev/null 2>&1 &
   local pid=$! most=0 now
   while kill -0 "$pid" 2>/dev/null; do
-    now=$(awk '/^Threads:/ {print $2}' "/proc/$pid/status" 2>/dev/null)
+    # The command and its children: the CLI may answer from a forked child.
+    now=$(for p in "$pid" $(pgrep -P "$pid"); do awk '/^Threads:/ {print $2}' "/proc/$p/status" 2>/dev/null; done |
+      awk '{n += $1} END {print n + 0}')
     [ -n "$now" ] && [ "$now" -gt "$most" ] && most=$now
     sleep 0.001
   done
