@@ -10,10 +10,10 @@
 
 #include "command_line.hpp"
 #include "devices.hpp"
-#include "explain.hpp"
+#include "rowscan/explain/write.hpp"
 #include "progress.hpp"
-#include "ranks.hpp"
-#include "scale_out.hpp"
+#include "rowscan/process/ranks.hpp"
+#include "run_operands.hpp"
 #include "stats.hpp"
 #include "rowscan/inputs/workloads.hpp"
 #include "output.hpp"
@@ -89,7 +89,7 @@ int lineitem_command(int argc, char** argv) {
     io::input_file input(single_file_operand(args), io::text_options{args.count("crlf") > 0});
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
-    write_explained(out, explained(input, [&] { return on.explain_lineitem(text, input.label(), opts.suppkey_below); }));
+    explain::write_explained(out, explained(input, [&] { return on.explain_lineitem(text, input.label(), opts.suppkey_below); }));
     write_standard_output(out.str());
     return success;
   }

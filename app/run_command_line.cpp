@@ -6,7 +6,7 @@
 #include "devices.hpp"
 #include "option_values.hpp"
 #include "output.hpp"
-#include "ranks.hpp"
+#include "rowscan/process/ranks.hpp"
 #include "rowscan/engine.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/input_file.hpp"
@@ -120,7 +120,7 @@ int dispatch(int argc, char** argv) {
     return success;
   }
   if (command == "--version" || command == "-V") {
-    std::string const ranks_built = rowscan::app::ranks::built_with();
+    std::string const ranks_built = rowscan::ranks::built_with();
     write_standard_output("rowscan " ROWSCAN_VERSION " (" + engines_built() + (ranks_built.empty() ? "" : "; " + ranks_built) +
                           ")\n");
     return success;

@@ -9,11 +9,11 @@
 
 #include "command_line.hpp"
 #include "devices.hpp"
-#include "explain.hpp"
+#include "rowscan/explain/write.hpp"
 #include "output.hpp"
 #include "progress.hpp"
-#include "ranks.hpp"
-#include "scale_out.hpp"
+#include "rowscan/process/ranks.hpp"
+#include "run_operands.hpp"
 #include "stats.hpp"
 #include "rowscan/inputs/workloads.hpp"
 
@@ -103,7 +103,7 @@ int stations_command(int argc, char** argv) {
     io::input_file input(single_file_operand(args), io::text_options{args.count("crlf") > 0});
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
-    write_explained(out, explained(input, [&] { return on.explain_stations(text, input.label()); }), format);
+    explain::write_explained(out, explained(input, [&] { return on.explain_stations(text, input.label()); }), format);
     write_standard_output(out.str());
     return success;
   }

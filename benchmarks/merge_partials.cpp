@@ -5,14 +5,14 @@
 //   rowscan_merge_partials [STATIONS] [REPEAT]
 //
 // A step of ranks::merge_to_root is: decode the two partials' bytes, merge_summaries, encode the result
-// (app/scale_out.hpp). The two partials share 80% of their names. Medians of REPEAT runs (default 101)
+// (rowscan/process/scale_out.hpp). The two partials share 80% of their names. Medians of REPEAT runs (default 101)
 // after one warm-up; a tree over P ranks has ceil(log2 P) steps on its critical path, plus one
 // transfer of about the printed bytes per step (`mpirun ... rowscan stations --stats` prints the whole
 // merge as the ranks see it).
 #include "rowscan/stations/merge_summaries.hpp"
 
 #include "host_timing.hpp"
-#include "partial_wire.hpp"
+#include "rowscan/inputs/partial_wire.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +27,8 @@
 namespace {
 
 using namespace rowscan;
+using inputs::decode;
+using inputs::encode;
 
 /// A name of 1..100 bytes of letters.
 std::string random_name(std::mt19937& rng) {
@@ -66,7 +68,7 @@ int main(int argc, char** argv) {
   stations::summary const a = partial(first, rng), b = partial(second, rng);
 
   auto bytes_of = [](stations::summary const& s) {
-    app::wire_writer out;
+    wire_writer out;
     encode(out, s);
     return out.bytes();
   };
@@ -74,7 +76,7 @@ int main(int argc, char** argv) {
   std::size_t merged_stations = 0;
   double const merge = median_ms(repeat, [&] { merged_stations = stations::merge_summaries(a, b).stations.size(); });
   auto tree_step = [&] {
-    app::wire_reader x(a_bytes), y(b_bytes);
+    wire_reader x(a_bytes), y(b_bytes);
     stations::summary p, q;
     decode(x, p);
     decode(y, q);
@@ -82,10 +84,10 @@ int main(int argc, char** argv) {
   };
   // glibc's defaults first, then as an MPI rank runs it (keep_freed_buffers_mapped).
   double const step_default = median_ms(repeat, tree_step);
-  app::keep_freed_buffers_mapped();
+  inputs::keep_freed_buffers_mapped();
   double const step = median_ms(repeat, tree_step);
   double const decode_ms = median_ms(repeat, [&] {
-    app::wire_reader x(a_bytes);
+    wire_reader x(a_bytes);
     stations::summary p;
     decode(x, p);
     return p.stations.size();

@@ -11,7 +11,7 @@
 #include "rowscan/job/tally.hpp"
 #include "rowscan/skipped_lines.hpp"
 #include "rowscan/inputs/sources.hpp"
-#include "partial_wire.hpp"
+#include "rowscan/inputs/partial_wire.hpp"
 
 #include "support/stations_text.hpp"
 #include "support/temp_input.hpp"
@@ -29,6 +29,8 @@
 namespace {
 
 using namespace rowscan;
+using inputs::decode;
+using inputs::encode;
 
 /// The beginner's answer: every (name, tenths) in a std::map.
 std::vector<stations::station_summary> reference_stations(std::vector<std::pair<std::string, int>> const& records) {
@@ -338,11 +340,11 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   o.opens_source = true;
   o.earlier_bytes = 1234;
   o.earlier_lines = 56;
-  app::wire_writer out;
+  wire_writer out;
   encode(out, s);
   encode(out, l);
   encode(out, o);
-  app::wire_reader in(out.bytes());
+  wire_reader in(out.bytes());
   stations::summary s2;
   lineitem::summary l2;
   job::tally o2;
@@ -367,7 +369,7 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   EXPECT_EQ(o2.all_lines(), o.all_lines());
   EXPECT_EQ(o2.source, 4u);
   EXPECT_TRUE(o2.opens_source);
-  app::wire_reader short_bytes(out.bytes().substr(0, 5));
+  wire_reader short_bytes(out.bytes().substr(0, 5));
   EXPECT_THROW(decode(short_bytes, s2), rowscan::error);
 }
 
@@ -378,9 +380,9 @@ TEST(PartialWire, GroupAnswersRoundTripAndMergeAtTheLargerScale) {
             {std::string("x\0y", 3), {{1, 0, (__int128{1} << 100), (__int128{1} << 100), (__int128{1} << 100)}, {}}}};
   a.records = 4;
   a.bytes = 30;
-  app::wire_writer out;
+  wire_writer out;
   encode(out, a);
-  app::wire_reader in(out.bytes());
+  wire_reader in(out.bytes());
   group::summary a2;
   decode(in, a2);
   ASSERT_EQ(a2.rows.size(), 2u);

@@ -70,7 +70,7 @@ bool all_resident(resident::resident_cache const& cache, std::vector<std::string
   return true;
 }
 
-/// One query: the CLI's run of one process (app/scale_out.hpp, summarize_inputs) over the operands, each
+/// One query: the CLI's run of one process (rowscan/process/scale_out.hpp, summarize_inputs) over the operands, each
 /// cacheable file read from its resident text.
 template <class Summary, class Options>
 Summary run_query(session::state& s, std::vector<std::string> const& operands, Options options,

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Partial answers and outcomes as bytes (partial_wire.hpp).
-#include "partial_wire.hpp"
+// Partial answers and outcomes as bytes (rowscan/inputs/partial_wire.hpp).
+#include "rowscan/inputs/partial_wire.hpp"
 
 #include <malloc.h>
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 namespace {
 
 /// The report's counters, stage times and workers' shares; `skipped` travels in the outcome, already placed.
@@ -215,4 +215,4 @@ void keep_freed_buffers_mapped() {
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs

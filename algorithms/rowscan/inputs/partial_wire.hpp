@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/partial_wire.hpp: partial answers and outcomes as bytes, for the merge between MPI ranks. Each
+// rowscan/inputs/partial_wire.hpp: partial answers and outcomes as bytes, for the merge between MPI ranks. Each
 // reads back exactly what it wrote (tests/test_scale_out_parts.cpp round-trips them).
 #pragma once
 
@@ -8,9 +8,9 @@
 #include "rowscan/stations/summary.hpp"
 
 #include "rowscan/job/tally.hpp"
-#include "wire.hpp"
+#include "rowscan/wire.hpp"
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 
 void encode(wire_writer& out, stations::summary const& s);
 void decode(wire_reader& in, stations::summary& s);
@@ -31,4 +31,4 @@ void decode(wire_reader& in, std::vector<job::worker_share>& shares);
 /// (rowscan_merge_partials; docs/scale-out.md). Called once by an MPI rank at start.
 void keep_freed_buffers_mapped();
 
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs
