@@ -8,6 +8,7 @@
 #include "rowscan/group/record_status.hpp"
 #include "rowscan/group/summary.hpp"
 #include "rowscan/inputs/header.hpp"
+#include "rowscan/group/workload.hpp"
 #include "rowscan/inputs/workloads.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/job/timeline.hpp"
@@ -158,7 +159,7 @@ int group_command(int argc, char** argv) {
     std::string text = explain::read_small_input(input.fd(), input.label());
     if (format.header) text.erase(0, inputs::header_bytes(text, format.quote));  // --explain shows the records after it
     std::ostringstream out;
-    explain::write_explained(out, text, on.explain_group(text, input.label(), opts), opts, value_names, output);
+    explain::write_explained(out, text, group::workload::explain(on, text, input.label(), opts), opts, value_names, output);
     write_standard_output(out.str());
     return success;
   }
@@ -174,7 +175,7 @@ int group_command(int argc, char** argv) {
 
   auto const start = std::chrono::steady_clock::now();
   scale_out_report ranks_report;
-  auto answer = run_operands(args, on, operands, settings, opts, inputs::group_workload(on), ranks_report);
+  auto answer = run_operands(args, on, operands, settings, opts, inputs::workload_of<group::workload>(on, opts), ranks_report);
   job::timeline_mark("run returned");
   if (!answer) return success;  // not rank 0: rank 0 writes the answer
   auto& result = *answer;

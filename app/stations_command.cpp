@@ -16,6 +16,7 @@
 #include "run_operands.hpp"
 #include "stats.hpp"
 #include "rowscan/inputs/workloads.hpp"
+#include "rowscan/stations/workload.hpp"
 
 #include <cxxopts.hpp>
 
@@ -103,7 +104,7 @@ int stations_command(int argc, char** argv) {
     io::input_file input(single_file_operand(args), io::text_options{args.count("crlf") > 0});
     std::string const text = explain::read_small_input(input.fd(), input.label());
     std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
-    explain::write_explained(out, explained(input, [&] { return on.explain_stations(text, input.label()); }), format);
+    explain::write_explained(out, explained(input, [&] { return stations::workload::explain(on, text, input.label(), {}); }), format);
     write_standard_output(out.str());
     return success;
   }
@@ -117,7 +118,7 @@ int stations_command(int argc, char** argv) {
 
   auto const start = std::chrono::steady_clock::now();
   scale_out_report ranks_report;
-  auto answer = run_operands(args, on, operands, input_settings_of(args), opts, inputs::stations_workload(on),
+  auto answer = run_operands(args, on, operands, input_settings_of(args), opts, inputs::workload_of<stations::workload>(on, opts),
                              ranks_report);
   job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed
   if (!answer) return success;  // not rank 0: rank 0 writes the answer

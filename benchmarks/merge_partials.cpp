@@ -10,6 +10,7 @@
 // transfer of about the printed bytes per step (`mpirun ... rowscan stations --stats` prints the whole
 // merge as the ranks see it).
 #include "rowscan/stations/merge_summaries.hpp"
+#include "rowscan/stations/workload.hpp"
 
 #include "host_timing.hpp"
 #include "rowscan/inputs/partial_wire.hpp"
@@ -27,8 +28,6 @@
 namespace {
 
 using namespace rowscan;
-using inputs::decode;
-using inputs::encode;
 
 /// A name of 1..100 bytes of letters.
 std::string random_name(std::mt19937& rng) {
@@ -69,7 +68,7 @@ int main(int argc, char** argv) {
 
   auto bytes_of = [](stations::summary const& s) {
     wire_writer out;
-    encode(out, s);
+    stations::workload::encode(out, s);
     return out.bytes();
   };
   std::string const a_bytes = bytes_of(a), b_bytes = bytes_of(b);
@@ -78,8 +77,8 @@ int main(int argc, char** argv) {
   auto tree_step = [&] {
     wire_reader x(a_bytes), y(b_bytes);
     stations::summary p, q;
-    decode(x, p);
-    decode(y, q);
+    stations::workload::decode(x, p);
+    stations::workload::decode(y, q);
     return bytes_of(stations::merge_summaries(std::move(p), q)).size();
   };
   // glibc's defaults first, then as an MPI rank runs it (keep_freed_buffers_mapped).
@@ -89,7 +88,7 @@ int main(int argc, char** argv) {
   double const decode_ms = median_ms(repeat, [&] {
     wire_reader x(a_bytes);
     stations::summary p;
-    decode(x, p);
+    stations::workload::decode(x, p);
     return p.stations.size();
   });
   double const encode_ms = median_ms(repeat, [&] { return bytes_of(a).size(); });

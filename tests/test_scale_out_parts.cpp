@@ -2,10 +2,12 @@
 // The parts of the scale-out, each against a plain reference: the stations and lineitem
 // answers merged in any grouping, the tallies of pieces across files (job::tally), the byte ranges moved to
 // line starts, the shares of the input, and the bytes partial answers travel as.
-#include "rowscan/group/summary.hpp"
+#include "rowscan/group/workload.hpp"
 #include "rowscan/io/byte_range.hpp"
 #include "rowscan/lineitem/merge_summaries.hpp"
+#include "rowscan/lineitem/workload.hpp"
 #include "rowscan/stations/merge_summaries.hpp"
+#include "rowscan/stations/workload.hpp"
 
 #include "rowscan/inputs/outcome.hpp"
 #include "rowscan/job/tally.hpp"
@@ -341,15 +343,15 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   o.earlier_bytes = 1234;
   o.earlier_lines = 56;
   wire_writer out;
-  encode(out, s);
-  encode(out, l);
+  stations::workload::encode(out, s);
+  lineitem::workload::encode(out, l);
   encode(out, o);
   wire_reader in(out.bytes());
   stations::summary s2;
   lineitem::summary l2;
   job::tally o2;
-  decode(in, s2);
-  decode(in, l2);
+  stations::workload::decode(in, s2);
+  lineitem::workload::decode(in, l2);
   decode(in, o2);
   EXPECT_TRUE(same(s2.stations, s.stations));
   EXPECT_EQ(s2.fast_chunks, 3u);
@@ -370,7 +372,7 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   EXPECT_EQ(o2.source, 4u);
   EXPECT_TRUE(o2.opens_source);
   wire_reader short_bytes(out.bytes().substr(0, 5));
-  EXPECT_THROW(decode(short_bytes, s2), rowscan::error);
+  EXPECT_THROW(stations::workload::decode(short_bytes, s2), rowscan::error);
 }
 
 TEST(PartialWire, GroupAnswersRoundTripAndMergeAtTheLargerScale) {
@@ -381,10 +383,10 @@ TEST(PartialWire, GroupAnswersRoundTripAndMergeAtTheLargerScale) {
   a.records = 4;
   a.bytes = 30;
   wire_writer out;
-  encode(out, a);
+  group::workload::encode(out, a);
   wire_reader in(out.bytes());
   group::summary a2;
-  decode(in, a2);
+  group::workload::decode(in, a2);
   ASSERT_EQ(a2.rows.size(), 2u);
   EXPECT_EQ(a2.rows[1].key, a.rows[1].key);
   EXPECT_TRUE(a2.rows[1].values[0].sum == a.rows[1].values[0].sum);

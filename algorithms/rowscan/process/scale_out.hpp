@@ -77,29 +77,29 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
   if (report != nullptr) report->ranks = gather_figures({outcome.all_bytes(), outcome.all_lines(), fold_seconds});
   if (!alone) {
     using inputs::decode;
-    using inputs::encode;
+    using inputs::encode;  // the tallies'; the answers' are the workload's
     ranks::barrier();  // the merge's time starts when every rank has folded its share
     auto const merge_start = std::chrono::steady_clock::now();
     wire_writer mine;
     encode(mine, outcome);
-    encode(mine, answer);
+    work.encode(mine, answer);
     std::string const merged = ranks::merge_to_root(mine.bytes(), [&](std::string const& a, std::string const& b) {
       wire_reader earlier(a), later(b);
       job::tally first, second;
       Summary x, y;
       decode(earlier, first);
-      decode(earlier, x);
+      work.decode(earlier, x);
       decode(later, second);
-      decode(later, y);
+      work.decode(later, y);
       wire_writer both;
       encode(both, job::merge(std::move(first), second));
-      encode(both, work.merge(std::move(x), y));
+      work.encode(both, work.merge(std::move(x), y));
       return both.bytes();
     });
     if (!ranks::is_root()) return std::nullopt;
     wire_reader in(merged);
     decode(in, outcome);
-    decode(in, answer);
+    work.decode(in, answer);
     if (report != nullptr) {
       report->merge_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - merge_start).count();
     }

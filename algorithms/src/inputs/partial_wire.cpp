@@ -5,9 +5,7 @@
 #include <malloc.h>
 
 namespace rowscan::inputs {
-namespace {
 
-/// The report's counters, stage times and workers' shares; `skipped` travels in the outcome, already placed.
 void encode_report(wire_writer& out, job::run_report const& r) {
   for (std::uint64_t n : {r.bytes, r.lines, std::uint64_t{r.chunks}, std::uint64_t{r.chunk_size},
                           std::uint64_t{r.device_bytes}, std::uint64_t{r.pool_peak_bytes}}) {
@@ -37,8 +35,6 @@ void decode_report(wire_reader& in, job::run_report& r) {
   decode(in, r.shares);
 }
 
-}  // namespace
-
 void encode(wire_writer& out, job::bad_line const& line) {
   out.number(line.source);
   out.number(line.line);
@@ -55,109 +51,6 @@ void decode(wire_reader& in, job::bad_line& line) {
   line.why = in.text();
   line.column = in.number();
   line.quote = in.text();
-}
-
-void encode(wire_writer& out, group::summary const& s) {
-  encode_report(out, s);
-  out.number(s.records);
-  out.number(s.keys_compared ? 1 : 0);
-  out.number(s.scales.size());
-  for (unsigned scale : s.scales) out.number(scale);
-  out.number(s.rows.size());
-  for (group::group_row const& row : s.rows) {
-    out.text(row.key);
-    out.number(row.values.size());
-    for (group::value_stats const& v : row.values) {
-      out.number(v.count);
-      out.number(v.missing);
-      out.raw(v.sum);
-      out.raw(v.min);
-      out.raw(v.max);
-    }
-  }
-}
-
-void decode(wire_reader& in, group::summary& s) {
-  decode_report(in, s);
-  s.records = in.number();
-  s.keys_compared = in.number() != 0;
-  s.scales.resize(in.number());
-  for (unsigned& scale : s.scales) scale = static_cast<unsigned>(in.number());
-  s.rows.resize(in.number());
-  for (group::group_row& row : s.rows) {
-    row.key = in.text();
-    row.values.resize(in.number());
-    for (group::value_stats& v : row.values) {
-      v.count = in.number();
-      v.missing = in.number();
-      v.sum = in.raw<__int128>();
-      v.min = in.raw<__int128>();
-      v.max = in.raw<__int128>();
-    }
-  }
-}
-
-void encode(wire_writer& out, stations::summary const& s) {
-  encode_report(out, s);
-  out.number(s.names_compared ? 1 : 0);
-  out.number(s.fast_chunks);
-  out.number(s.general_chunks);
-  out.number(s.over_limit_chunks);
-  std::size_t size = 0;
-  for (stations::station_summary const& station : s.stations) size += station.name.size() + 32;
-  out.reserve(size + 8);
-  out.number(s.stations.size());
-  for (stations::station_summary const& station : s.stations) {
-    out.text(station.name);
-    out.raw(station.min);
-    out.raw(station.max);
-    out.raw(station.sum);
-    out.raw(station.count);
-  }
-}
-
-void decode(wire_reader& in, stations::summary& s) {
-  decode_report(in, s);
-  s.names_compared = in.number() != 0;
-  s.fast_chunks = in.number();
-  s.general_chunks = in.number();
-  s.over_limit_chunks = in.number();
-  s.stations.resize(in.number());
-  for (stations::station_summary& station : s.stations) {
-    station.name = in.text();
-    station.min = in.raw<std::int32_t>();
-    station.max = in.raw<std::int32_t>();
-    station.sum = in.raw<std::int64_t>();
-    station.count = in.raw<std::int64_t>();
-  }
-}
-
-void encode(wire_writer& out, lineitem::summary const& s) {
-  encode_report(out, s);
-  out.number(s.rows);
-  out.raw(s.load_seconds);
-  out.raw(s.query_seconds);
-  out.number(s.queried_rows);
-  out.number(s.answers.size());
-  for (lineitem::threshold_answer const& a : s.answers) {
-    out.number(a.suppkey_below);
-    out.raw(a.sum_cents);
-    out.number(a.rows);
-  }
-}
-
-void decode(wire_reader& in, lineitem::summary& s) {
-  decode_report(in, s);
-  s.rows = in.number();
-  s.load_seconds = in.raw<double>();
-  s.query_seconds = in.raw<double>();
-  s.queried_rows = in.number();
-  s.answers.resize(in.number());
-  for (lineitem::threshold_answer& a : s.answers) {
-    a.suppkey_below = in.number();
-    a.sum_cents = in.raw<lineitem::uint128>();
-    a.rows = in.number();
-  }
 }
 
 void encode(wire_writer& out, job::tally const& t) {
