@@ -2,31 +2,16 @@
 // `rowscan group FILE... --key K --value V`: exact count, missing, min, mean, max and sum of value
 // columns by key, for any delimited file, quoted CSV (RFC 4180) included.
 #include "commands.hpp"
-#include "rowscan/explain/arrays.hpp"
+#include "run_operands.hpp"
 #include "rowscan/explain/write.hpp"
 #include "rowscan/group/format.hpp"
-#include "rowscan/group/record_status.hpp"
-#include "rowscan/group/summary.hpp"
-#include "rowscan/inputs/header.hpp"
 #include "rowscan/group/workload.hpp"
-#include "rowscan/inputs/workloads.hpp"
-#include "rowscan/io/input_file.hpp"
-#include "rowscan/job/timeline.hpp"
-
-#include "command_line.hpp"
-#include "devices.hpp"
-#include "output.hpp"
-#include "progress.hpp"
-#include "rowscan/process/ranks.hpp"
-#include "run_operands.hpp"
-#include "stats.hpp"
+#include "rowscan/inputs/header.hpp"
 
 #include <cxxopts.hpp>
 
-#include <chrono>
+#include <algorithm>
 #include <cstdio>
-#include <iomanip>
-#include <sstream>
 
 namespace rowscan::app {
 namespace {
@@ -139,8 +124,9 @@ int group_command(int argc, char** argv) {
     return option_text(args, option).value().find_first_not_of("0123456789,") != std::string::npos;
   };
   std::vector<std::string> const header =
-      format.header ? inputs::first_header(file_operands(args), format.delimiter, format.quote, named("key") || named("value"))
-                    : std::vector<std::string>{};
+      format.header
+          ? inputs::first_header(file_operands(args), format.delimiter, format.quote, named("key") || named("value"))
+          : std::vector<std::string>{};
   std::vector<std::string> value_names;
   format.keys = columns_of("key", option_text(args, "key").value(), header, group::max_key_columns, nullptr);
   format.values =
@@ -154,13 +140,11 @@ int group_command(int argc, char** argv) {
   if (args.count("explain")) {
     // --explain's arrays are text for a reader: a JSON document cannot hold them as they are printed.
     if (output == group::output_format::json) throw usage_error("--explain prints text; it cannot be combined with --format json");
-    use_chosen_gpu(args, on);
-    io::input_file input(single_file_operand(args), io::text_options{false});
-    std::string text = explain::read_small_input(input.fd(), input.label());
-    if (format.header) text.erase(0, inputs::header_bytes(text, format.quote));  // --explain shows the records after it
-    std::ostringstream out;
-    explain::write_explained(out, text, group::workload::explain(on, text, input.label(), opts), opts, value_names, output);
-    write_standard_output(out.str());
+    print_explained(args, on, false, [&](std::ostream& out, io::input_file const& in, std::string text) {
+      if (format.header) text.erase(0, inputs::header_bytes(text, format.quote));  // it shows the records after it
+      group::explained_group const e = group::workload::explain(on, text, in.label(), opts);
+      explain::write_explained(out, text, e, opts, value_names, output);
+    });
     return success;
   }
 
@@ -173,16 +157,12 @@ int group_command(int argc, char** argv) {
   settings.header = format.header;
   settings.quote = format.quote;
 
-  auto const start = std::chrono::steady_clock::now();
-  scale_out_report ranks_report;
-  auto answer = run_operands(args, on, operands, settings, opts, inputs::workload_of<group::workload>(on, opts), ranks_report);
-  job::timeline_mark("run returned");
-  if (!answer) return success;  // not rank 0: rank 0 writes the answer
-  auto& result = *answer;
-
-  deliver_answer(
-      "group", result, [&](std::ostream& out) { group::write(out, result, format.keys.size(), value_names, output); },
-      [&](group::summary const& s) { return headline(s, on.on_gpu()); }, opts.time_stages, start, ranks_report);
+  answer_operands<group::workload>(
+      "group", args, on, operands, settings, opts,
+      [&](std::ostream& out, group::summary const& s) {
+        group::write(out, s, format.keys.size(), value_names, output);
+      },
+      [&](group::summary const& s) { return headline(s, on.on_gpu()); });
   return success;
 }
 

@@ -5,9 +5,10 @@
 // A workload's entry is workload_entry<its partial answer, its options, its --explain> (the `workload` of
 // rowscan/stations/workload.hpp, rowscan/lineitem/workload.hpp, rowscan/group/workload.hpp). Its members are
 // defined by the workload, in two places:
-//   - compiled once, in src/workloads/<name>.cpp: the answer of no input, the merge, the wire form, and
-//     run and explain, which call the per-system points of the engine chosen (src/workloads/per_system.hpp:
-//     only there does the build say which engines it compiles);
+//   - compiled once, in src/workloads/<name>.cpp: the wire form, and what src/workloads/entry.hpp gives
+//     every entry unless the workload specializes it: run and explain, which call the per-system points of
+//     the engine chosen (only there does the build say which engines it compiles), the merge
+//     (merge_summaries beside the partial answer) and an empty answer of no input;
 //   - compiled per Thrust system, beside its job (src/stations/summarize.cu, ...): job and explain_text for
 //     the system of that copy (rowscan/this_system.hpp), which make its workers, run the job driver
 //     over the inputs and merge the workers' answers.
@@ -40,8 +41,7 @@ struct workload_entry {
   /// The job over `inputs`, in turn, with one set of workers of engine `on`.
   static Partial run(engine const& on, job::input_sequence& inputs, Options const& options);
   /// --explain of a small text (every stage's arrays, then its answer) on engine `on`.
-  static Explained explain(engine const& on, std::string const& text, std::string const& label,
-                           Options const& options);
+  static Explained explain(engine const& on, std::string const& text, std::string const& label, Options const& options);
 
   /// run and explain on one Thrust system, each defined by that system's copy of the workload's sources.
   static Partial job(cuda_system_tag, job::input_sequence& inputs, Options const& options);

@@ -137,17 +137,14 @@ explained_group explain(std::string const& text, std::string const& label, summa
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::group
 
-namespace rowscan {
-
 // The `group` entry's points on this file's system (rowscan/workload.hpp).
 template <>
-auto group::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
+auto rowscan::group::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
   return group::summarize_each(inputs, o);
 }
 
 template <>
-auto group::workload::explain_text(this_system, std::string const& text, std::string const& label, options const& o) -> explained {
+auto rowscan::group::workload::explain_text(this_system, std::string const& text, std::string const& label,
+                                            options const& o) -> explained {
   return group::explain(text, label, o);
 }
-
-}  // namespace rowscan

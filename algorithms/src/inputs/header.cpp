@@ -33,7 +33,8 @@ std::vector<std::string> header_fields(std::string record, char delimiter, char 
   return fields;
 }
 
-std::vector<std::string> first_header(std::vector<std::string> const& operands, char delimiter, char quote, bool names) {
+std::vector<std::string> first_header(std::vector<std::string> const& operands, char delimiter, char quote,
+                                      bool names) {
   input_settings settings;
   settings.header = true;
   auto const sources = resolve_inputs(operands, settings).sources;
@@ -54,7 +55,6 @@ std::vector<std::string> first_header(std::vector<std::string> const& operands, 
   }
   return header_fields(record, delimiter, quote);
 }
-
 
 std::size_t header_bytes(std::string const& text, char quote) {
   bool inside = false;

@@ -70,17 +70,14 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem
 
-namespace rowscan {
-
 // The `lineitem` entry's points on this file's system (rowscan/workload.hpp).
 template <>
-auto lineitem::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
+auto rowscan::lineitem::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
   return lineitem::summarize_each(inputs, o);
 }
 
 template <>
-auto lineitem::workload::explain_text(this_system, std::string const& text, std::string const& label, options const& o) -> explained {
+auto rowscan::lineitem::workload::explain_text(this_system, std::string const& text, std::string const& label,
+                                               options const& o) -> explained {
   return lineitem::explain(text, label, o.suppkey_below);
 }
-
-}  // namespace rowscan

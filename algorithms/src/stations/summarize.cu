@@ -185,17 +185,14 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations
 
-namespace rowscan {
-
 // The `stations` entry's points on this file's system (rowscan/workload.hpp).
 template <>
-auto stations::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
+auto rowscan::stations::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
   return stations::summarize_each(inputs, o);
 }
 
 template <>
-auto stations::workload::explain_text(this_system, std::string const& text, std::string const& label, options const&) -> explained {
+auto rowscan::stations::workload::explain_text(this_system, std::string const& text, std::string const& label,
+                                               options const&) -> explained {
   return stations::explain(text, label);
 }
-
-}  // namespace rowscan

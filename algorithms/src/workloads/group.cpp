@@ -4,23 +4,10 @@
 
 #include "rowscan/inputs/partial_wire.hpp"
 
-#include "per_system.hpp"
-
-#include <string>
-#include <utility>
+#include "entry.hpp"
 
 namespace rowscan {
 using group::workload;
-
-template <>
-auto workload::empty(options const&) -> partial {
-  return {};
-}
-
-template <>
-auto workload::merge(partial a, partial const& b) -> partial {
-  return group::merge_summaries(std::move(a), b);
-}
 
 template <>
 void workload::encode(wire_writer& out, partial const& s) {
@@ -64,7 +51,7 @@ void workload::decode(wire_reader& in, partial& s) {
   }
 }
 
-// run and explain, on the engine chosen (per_system.hpp).
+// The members every entry shares (entry.hpp): run and explain on the engine chosen, merge and empty.
 template struct workload_entry<group::summary, group::summarize_options, group::explained_group>;
 
 }  // namespace rowscan

@@ -4,10 +4,7 @@
 
 #include "rowscan/inputs/partial_wire.hpp"
 #include "rowscan/lineitem/merge_summaries.hpp"
-#include "per_system.hpp"
-
-#include <string>
-#include <utility>
+#include "entry.hpp"
 
 namespace rowscan {
 using lineitem::workload;
@@ -15,11 +12,6 @@ using lineitem::workload;
 template <>
 auto workload::empty(options const& o) -> partial {
   return lineitem::empty_summary(o.suppkey_below);
-}
-
-template <>
-auto workload::merge(partial a, partial const& b) -> partial {
-  return lineitem::merge_summaries(std::move(a), b);
 }
 
 template <>
@@ -52,7 +44,7 @@ void workload::decode(wire_reader& in, partial& s) {
   }
 }
 
-// run and explain, on the engine chosen (per_system.hpp).
+// The members every entry shares (entry.hpp): run and explain on the engine chosen, merge.
 template struct workload_entry<lineitem::summary, lineitem::summarize_options, lineitem::explained_lineitem>;
 
 }  // namespace rowscan

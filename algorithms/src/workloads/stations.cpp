@@ -4,23 +4,10 @@
 
 #include "rowscan/inputs/partial_wire.hpp"
 #include "rowscan/stations/merge_summaries.hpp"
-#include "per_system.hpp"
-
-#include <string>
-#include <utility>
+#include "entry.hpp"
 
 namespace rowscan {
 using stations::workload;
-
-template <>
-auto workload::empty(options const&) -> partial {
-  return {};
-}
-
-template <>
-auto workload::merge(partial a, partial const& b) -> partial {
-  return stations::merge_summaries(std::move(a), b);
-}
 
 template <>
 void workload::encode(wire_writer& out, partial const& s) {
@@ -59,7 +46,7 @@ void workload::decode(wire_reader& in, partial& s) {
   }
 }
 
-// run and explain, on the engine chosen (per_system.hpp).
+// The members every entry shares (entry.hpp): run and explain on the engine chosen, merge and empty.
 template struct workload_entry<stations::summary, stations::summarize_options, stations::explained_stations>;
 
 }  // namespace rowscan

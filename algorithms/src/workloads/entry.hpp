@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// A workload's run and explain (rowscan/workload.hpp): its per-system point of the engine chosen, called
-// with the tag of that engine's system. Only rowscan_workloads' sources know which engines the build compiles
-// (CMakeLists.txt here), so only they include this, and each workload's source instantiates them.
+// The members of a workload's entry (rowscan/workload.hpp) that every workload shares: run and explain call
+// the per-system point of the engine chosen, with the tag of that engine's system; merge is the
+// merge_summaries beside the partial answer, and the answer of no input an empty one, unless the workload
+// specializes them. Only rowscan_workloads' sources know which engines the build compiles (CMakeLists.txt
+// here), so only they include this; each workload's source instantiates its entry.
 #pragma once
 
 #include "rowscan/engine.hpp"
@@ -10,9 +12,10 @@
 #include "rowscan/workload.hpp"
 
 #include <string>
+#include <utility>
 
 #if !defined(ROWSCAN_GPU_ENGINE) || !defined(ROWSCAN_HOST_ENGINE)
-#  error "per_system.hpp is rowscan_workloads': the build says there which engines it compiles"
+#  error "entry.hpp is rowscan_workloads': the build says there which engines it compiles"
 #endif
 
 namespace rowscan::workloads {
@@ -32,6 +35,16 @@ auto on_system(engine const& on, Call const& call) -> decltype(call(host_system_
 }  // namespace rowscan::workloads
 
 namespace rowscan {
+
+template <class Partial, class Options, class Explained>
+Partial workload_entry<Partial, Options, Explained>::empty(Options const&) {
+  return Partial{};
+}
+
+template <class Partial, class Options, class Explained>
+Partial workload_entry<Partial, Options, Explained>::merge(Partial a, Partial const& b) {
+  return merge_summaries(std::move(a), b);  // beside Partial, found by its namespace
+}
 
 template <class Partial, class Options, class Explained>
 Partial workload_entry<Partial, Options, Explained>::run(engine const& on, job::input_sequence& inputs,
