@@ -13,7 +13,7 @@
 #include "rowscan/inputs/sources.hpp"
 #include "omp_environment.hpp"
 #include "option_values.hpp"
-#include "output.hpp"
+#include "rowscan/io/output.hpp"
 
 #include <cxxopts.hpp>
 
@@ -120,7 +120,7 @@ inline std::optional<cxxopts::ParseResult> parse_command_line(cxxopts::Options& 
     throw usage_error((name.size() == 1 ? "-" : "--") + name + " needs a value");
   }
   if (args.count("help")) {
-    write_standard_output(options.help({""}) + "\n" + notes + help_footer);
+    io::write_standard_output(options.help({""}) + "\n" + notes + help_footer);
     return std::nullopt;
   }
   for (auto const& [name, message] : required) {

@@ -2,10 +2,10 @@
 // --devices (devices.hpp): the host engine or the GPU engine, whichever this build has.
 #include "devices.hpp"
 
-#include "answer_first.hpp"
+#include "rowscan/process/answer_first.hpp"
 #include "command_line.hpp"
 #include "option_values.hpp"
-#include "ranks.hpp"
+#include "rowscan/process/ranks.hpp"
 
 #include "rowscan/error.hpp"
 #include "rowscan/inputs/sources.hpp"
@@ -146,7 +146,7 @@ engine const& engine_for(cxxopts::ParseResult const& args, std::vector<std::stri
     if (stats) std::cerr << "rowscan: the input holds no bytes: answered on the host's cores, no GPU touched\n";
     return *host;
   }
-  answer_first(true);  // the GPU's teardown after the answer is not the user's wait (answer_first.hpp)
+  process::answer_first(true);  // the GPU's teardown after the answer is not the user's wait (answer_first.hpp)
   std::optional<std::string> problem = gpu->unavailable(choice.first_gpu());
   for (int const g : choice.gpus) {
     if (!problem) problem = gpu->unavailable(g);
@@ -164,7 +164,7 @@ engine const& engine_for(cxxopts::ParseResult const& args, std::vector<std::stri
 }  // namespace
 
 engine const& choose_engine(cxxopts::ParseResult const& args, std::vector<std::string> const& files, bool stats) {
-  answer_first(false);  // forks here only when a test asks it to (ROWSCAN_ANSWER_FIRST=1)
+  process::answer_first(false);  // forks here only when a test asks it to (ROWSCAN_ANSWER_FIRST=1)
   engine const& chosen = engine_for(args, files, stats);
   job::timeline_mark(chosen.on_gpu() ? "engine chosen: GPU" : "engine chosen: host");
   last_choice = &chosen;

@@ -8,7 +8,7 @@
 #include "rowscan/io/write_all.hpp"
 
 #include "command_line.hpp"
-#include "output.hpp"
+#include "rowscan/io/output.hpp"
 #include "progress.hpp"
 
 #include <cxxopts.hpp>
@@ -41,7 +41,7 @@ std::string output_path(cxxopts::ParseResult const& args) {
 /// the bytes written so far, the share of the blocks written and the time left, erased at the end.
 template <class Write>
 void write_output(std::string const& path, Write const& write) {
-  output_file out(path);
+  io::output_file out(path);
   progress_meter meter(0, ::isatty(STDERR_FILENO));
   // The generators write fixed blocks of rows in order, so the blocks written give the share done; the
   // total bytes are estimated from the bytes so far (rows differ in length, blocks on average do not).
@@ -56,7 +56,7 @@ void write_output(std::string const& path, Write const& write) {
     write(out.fd(), progress);
   } catch (io::write_error const& e) {
     meter.finish();
-    throw_write_error(out.label(), e.code().value());
+    io::throw_write_error(out.label(), e.code().value());
   }
   meter.finish();
   out.commit();
@@ -163,7 +163,7 @@ int generate_command(int argc, char** argv) {
                                "`rowscan generate measurements --help`, `rowscan generate lineitem --help` and `rowscan "
                                "generate sales --help` describe the options.\n";
   if (what == "--help" || what == "-h") {  // asked for: stdout, like every other help
-    write_standard_output(text);
+    io::write_standard_output(text);
     return success;
   }
   if (what.empty()) throw usage_error("generate needs a kind: measurements, lineitem or sales");

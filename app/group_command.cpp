@@ -2,29 +2,16 @@
 // `rowscan group FILE... --key K --value V`: exact count, missing, min, mean, max and sum of value
 // columns by key, for any delimited file, quoted CSV (RFC 4180) included.
 #include "commands.hpp"
-#include "rowscan/explain/arrays.hpp"
+#include "run_operands.hpp"
+#include "rowscan/explain/write.hpp"
 #include "rowscan/group/format.hpp"
-#include "rowscan/group/record_status.hpp"
-#include "rowscan/group/summary.hpp"
-#include "rowscan/inputs/fold_piece.hpp"
-#include "rowscan/inputs/workloads.hpp"
-#include "rowscan/io/input_file.hpp"
-#include "rowscan/job/timeline.hpp"
-
-#include "command_line.hpp"
-#include "devices.hpp"
-#include "output.hpp"
-#include "progress.hpp"
-#include "ranks.hpp"
-#include "scale_out.hpp"
-#include "stats.hpp"
+#include "rowscan/group/workload.hpp"
+#include "rowscan/inputs/header.hpp"
 
 #include <cxxopts.hpp>
 
-#include <chrono>
+#include <algorithm>
 #include <cstdio>
-#include <iomanip>
-#include <sstream>
 
 namespace rowscan::app {
 namespace {
@@ -36,55 +23,6 @@ char single_byte(char const* option, std::string const& text) {
     throw usage_error(std::string("--") + option + ": '" + text + "' is not a single byte (`\\t` for a tab)");
   if (text[0] == '\n' || text[0] == '\r') throw usage_error(std::string("--") + option + " cannot be a line ending");
   return text[0];
-}
-
-/// The fields of a header record (its '\n' and a CR before it dropped), unquoted.
-std::vector<std::string> header_fields(std::string record, char delimiter, char quote) {
-  if (!record.empty() && record.back() == '\n') record.pop_back();
-  if (!record.empty() && record.back() == '\r') record.pop_back();
-  std::vector<std::string> fields(1);
-  bool inside = false;
-  for (std::size_t i = 0; i < record.size(); ++i) {
-    char const c = record[i];
-    if (quote != 0 && c == quote) {
-      if (inside && i + 1 < record.size() && record[i + 1] == quote) {
-        fields.back() += c;
-        ++i;
-      } else {
-        inside = !inside;
-      }
-    } else if (c == delimiter && !inside) {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
-/// The header record of the first input (--header), read as the run will read past it. Standard input
-/// is read once, by the run: its header names nothing, and a column named (`names`) is a usage error.
-std::vector<std::string> first_header(std::vector<std::string> const& operands, group::text_format const& format,
-                                      bool names) {
-  inputs::input_settings settings;
-  settings.header = true;
-  auto const sources = inputs::resolve_inputs(operands, settings).sources;
-  if (sources.front().path == "-") {
-    if (!names) return {};
-    throw usage_error("column names need the header of a FILE, not of standard input; give positions (from 1)");
-  }
-  io::input_file input(sources.front().path, io::text_options{false});
-  std::string record;
-  bool inside = false;
-  char c = 0;
-  while (::read(input.fd(), &c, 1) == 1) {
-    record += c;
-    if (format.quote != 0 && c == format.quote)
-      inside = !inside;
-    else if (c == '\n' && !inside)
-      break;
-  }
-  return header_fields(record, format.delimiter, format.quote);
 }
 
 /// --key or --value: a list of columns, each a position from 1 or (with --header) a header name.
@@ -131,62 +69,6 @@ std::string headline(group::summary const& s, bool on_gpu) {
                 static_cast<unsigned long long>(s.records), s.rows.size(), s.chunks, s.chunk_size,
                 static_cast<double>(s.device_bytes) / (1 << 20), on_gpu ? "device" : "host");
   return text;
-}
-
-/// A byte as --explain shows it.
-std::string shown_byte(char c) {
-  if (c == '\n') return "\\n";
-  if (c == '\r') return "\\r";
-  if (c == '\t') return "\\t";
-  if (c == ' ') return "sp";
-  if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(c));
-    return hex;
-  }
-  return std::string(1, c);
-}
-
-/// --explain: the quote-parity scan at every byte, the records, their fields, then the answer.
-void write_explained(std::ostream& out, std::string const& text, group::explained_group const& e,
-                     group::summarize_options const& options, std::vector<std::string> const& value_names,
-                     group::output_format format) {
-  out << "stage 1, find records: inclusive_scan(quote_interval_plus) over every byte (docs/group.md)\n";
-  out << "  position  byte  quote parity  record  record start  lines before it  ends a record\n";
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    bool const ends = i + 1 == text.size() || (text[i] == '\n' && e.parity[i] == 0);
-    out << "  " << std::setw(8) << i << "  " << std::setw(4) << shown_byte(text[i]) << "  " << std::setw(12)
-        << static_cast<int>(e.parity[i]) << "  " << std::setw(6) << e.record_of[i] << "  " << std::setw(12)
-        << e.starts[i] << "  " << std::setw(15) << e.lines[i] << "  " << (ends ? "*" : "") << '\n';
-  }
-  std::size_t const nk = options.format.keys.size();
-  std::size_t const nv = options.format.values.size();
-  out << "\nstage 2, find fields: one walk per record (RFC 4180), key fields and values\n";
-  out << "  record  [begin, end)  line  status";
-  for (std::size_t k = 0; k < nk; ++k) out << "  key " << k + 1 << " [begin, +size)";
-  for (std::size_t j = 0; j < nv; ++j) out << "  value " << j + 1 << " (mantissa, digits)";
-  out << '\n';
-  for (std::size_t r = 0; r < e.begins.size(); ++r) {
-    auto const status = static_cast<group::record_status>(e.statuses[r]);
-    out << "  " << std::setw(6) << r << "  [" << e.begins[r] << ", " << e.ends[r] << ")  " << e.record_lines[r] << "  "
-        << (status == group::record_status::ok      ? "ok"
-            : status == group::record_status::blank ? "blank"
-                                                    : "bad");
-    if (status == group::record_status::ok) {
-      for (std::size_t k = 0; k < nk; ++k)
-        out << "  [" << e.key_begin[r * nk + k] << ", +" << e.key_size[r * nk + k] << ")";
-      for (std::size_t j = 0; j < nv; ++j) {
-        if (e.missing[r * nv + j])
-          out << "  missing";
-        else
-          out << "  (" << e.mantissas[r * nv + j] << ", " << static_cast<int>(e.digits[r * nv + j]) << ")";
-      }
-    }
-    out << '\n';
-  }
-  out << "\nstage 3, group: sort_by_key(hash of the key's bytes) -> reduce_by_key(stats_plus); the answer in key "
-         "order\n\n";
-  group::write(out, e.answer, nk, value_names, format);
 }
 
 }  // namespace
@@ -242,8 +124,9 @@ int group_command(int argc, char** argv) {
     return option_text(args, option).value().find_first_not_of("0123456789,") != std::string::npos;
   };
   std::vector<std::string> const header =
-      format.header ? first_header(file_operands(args), format, named("key") || named("value"))
-                    : std::vector<std::string>{};
+      format.header
+          ? inputs::first_header(file_operands(args), format.delimiter, format.quote, named("key") || named("value"))
+          : std::vector<std::string>{};
   std::vector<std::string> value_names;
   format.keys = columns_of("key", option_text(args, "key").value(), header, group::max_key_columns, nullptr);
   format.values =
@@ -257,25 +140,11 @@ int group_command(int argc, char** argv) {
   if (args.count("explain")) {
     // --explain's arrays are text for a reader: a JSON document cannot hold them as they are printed.
     if (output == group::output_format::json) throw usage_error("--explain prints text; it cannot be combined with --format json");
-    use_chosen_gpu(args, on);
-    io::input_file input(single_file_operand(args), io::text_options{false});
-    std::string text = explain::read_small_input(input.fd(), input.label());
-    if (format.header) {  // the header is not data: --explain shows the records after it
-      bool inside = false;
-      std::size_t end = text.size();
-      for (std::size_t i = 0; i < text.size(); ++i) {
-        if (format.quote != 0 && text[i] == format.quote)
-          inside = !inside;
-        else if (text[i] == '\n' && !inside) {
-          end = i + 1;
-          break;
-        }
-      }
-      text.erase(0, end);
-    }
-    std::ostringstream out;
-    write_explained(out, text, on.explain_group(text, input.label(), opts), opts, value_names, output);
-    write_standard_output(out.str());
+    print_explained(args, on, false, [&](std::ostream& out, io::input_file const& in, std::string text) {
+      if (format.header) text.erase(0, inputs::header_bytes(text, format.quote));  // it shows the records after it
+      group::explained_group const e = group::workload::explain(on, text, in.label(), opts);
+      explain::write_explained(out, text, e, opts, value_names, output);
+    });
     return success;
   }
 
@@ -288,16 +157,12 @@ int group_command(int argc, char** argv) {
   settings.header = format.header;
   settings.quote = format.quote;
 
-  auto const start = std::chrono::steady_clock::now();
-  scale_out_report ranks_report;
-  auto answer = run_operands(args, on, operands, settings, opts, inputs::group_workload(on), ranks_report);
-  job::timeline_mark("run returned");
-  if (!answer) return success;  // not rank 0: rank 0 writes the answer
-  auto& result = *answer;
-
-  deliver_answer(
-      "group", result, [&](std::ostream& out) { group::write(out, result, format.keys.size(), value_names, output); },
-      [&](group::summary const& s) { return headline(s, on.on_gpu()); }, opts.time_stages, start, ranks_report);
+  answer_operands<group::workload>(
+      "group", args, on, operands, settings, opts,
+      [&](std::ostream& out, group::summary const& s) {
+        group::write(out, s, format.keys.size(), value_names, output);
+      },
+      [&](group::summary const& s) { return headline(s, on.on_gpu()); });
   return success;
 }
 

@@ -1,29 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // `rowscan lineitem FILE --suppkey-below Z`: SUM(l_quantity * l_extendedprice) WHERE l_suppkey < Z, exactly.
 #include "commands.hpp"
-#include "rowscan/job/timeline.hpp"
+#include "run_operands.hpp"
 #include "rowscan/error.hpp"
-#include "rowscan/explain/arrays.hpp"
-#include "rowscan/io/input_file.hpp"
+#include "rowscan/explain/write.hpp"
 #include "rowscan/lineitem/format.hpp"
-#include "rowscan/lineitem/summary.hpp"
-
-#include "command_line.hpp"
-#include "devices.hpp"
-#include "explain.hpp"
-#include "progress.hpp"
-#include "ranks.hpp"
-#include "scale_out.hpp"
-#include "stats.hpp"
-#include "rowscan/inputs/workloads.hpp"
-#include "output.hpp"
+#include "rowscan/lineitem/workload.hpp"
 
 #include <cxxopts.hpp>
 
-#include <chrono>
 #include <cstdio>
-#include <iostream>
-#include <sstream>
 
 namespace rowscan::app {
 namespace {
@@ -85,34 +71,21 @@ int lineitem_command(int argc, char** argv) {
     throw usage_error(e.what());  // a malformed option is a usage error
   }
   if (args.count("explain")) {
-    use_chosen_gpu(args, on);
-    io::input_file input(single_file_operand(args), io::text_options{args.count("crlf") > 0});
-    std::string const text = explain::read_small_input(input.fd(), input.label());
-    std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
-    write_explained(out, explained(input, [&] { return on.explain_lineitem(text, input.label(), opts.suppkey_below); }));
-    write_standard_output(out.str());
+    bool const crlf = args.count("crlf") > 0;
+    print_explained(args, on, crlf, [&](std::ostream& out, io::input_file const& in, std::string const& text) {
+      auto const e = explained(in, [&] { return lineitem::workload::explain(on, text, in.label(), opts); });
+      explain::write_explained(out, e);
+    });
     return success;
   }
   read_job_options(args, lineitem::min_chunk_size, opts);
 
-  auto const start = std::chrono::steady_clock::now();
-  scale_out_report ranks_report;
-  auto const answer = run_operands(args, on, operands, input_settings_of(args), opts,
-                                   inputs::lineitem_workload(on, opts.suppkey_below), ranks_report);
-  job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed
-  if (!answer) return success;  // not rank 0: rank 0 writes the answer
-  lineitem::summary const& result = *answer;
-
-  // The whole answer is formatted before anything reaches stdout: an error prints nothing there.
-  std::string const text = format == "json" ? lineitem::format_json(result, opts.time_stages) : lineitem::format_text(result);
-  write_standard_output(text);
-  job::timeline_mark("answer written");
-  report_skipped(result.skipped);
-  if (opts.time_stages) {
-    print_stats("lineitem", headline(result), result,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    print_rank_figures("lineitem", ranks_report);
-  }
+  answer_operands<lineitem::workload>(
+      "lineitem", args, on, operands, input_settings_of(args), opts,
+      [&](std::ostream& out, lineitem::summary const& s) {
+        out << (format == "json" ? lineitem::format_json(s, opts.time_stages) : lineitem::format_text(s));
+      },
+      [](lineitem::summary const& s) { return headline(s); });
   return success;
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan: the command-line tool. app::run_command_line does the work (run_command_line.cpp).
-#include "answer_first.hpp"
+#include "rowscan/process/answer_first.hpp"
 #include "rowscan/job/timeline.hpp"
 #include "commands.hpp"
-#include "ranks.hpp"
+#include "rowscan/process/ranks.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -92,13 +92,13 @@ int main(int argc, char** argv) {
   std::set_terminate(report_and_exit);
   std::setvbuf(stderr, stderr_buffer, _IOFBF, sizeof stderr_buffer);
   std::atexit(report_library_exit);
-  rowscan::app::ranks::start(argc, argv);  // MPI, when mpirun started this process (ranks.hpp)
-  int const code = rowscan::app::ranks::finish(rowscan::app::run_command_line(argc, argv));
+  rowscan::ranks::start(argc, argv);  // MPI, when mpirun started this process (rowscan/process/ranks.hpp)
+  int const code = rowscan::ranks::finish(rowscan::app::run_command_line(argc, argv));
   // Everything is written (stdout only through write_standard_output, which reports its own failures);
   // skip the teardown of the device runtime at exit (docs/performance.md, "The answer first"), which the operating
   // system does anyway when the process ends.
   std::cerr.flush();
   std::fflush(nullptr);
   rowscan::job::timeline_mark("exits");
-  std::_Exit(rowscan::app::answer_delivered(code));  // a forked job's parent exits now (answer_first.hpp)
+  std::_Exit(rowscan::process::answer_delivered(code));  // a forked job's parent exits now (answer_first.hpp)
 }

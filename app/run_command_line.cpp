@@ -5,8 +5,8 @@
 #include "commands.hpp"
 #include "devices.hpp"
 #include "option_values.hpp"
-#include "output.hpp"
-#include "ranks.hpp"
+#include "rowscan/io/output.hpp"
+#include "rowscan/process/ranks.hpp"
 #include "rowscan/engine.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/input_file.hpp"
@@ -116,13 +116,13 @@ int dispatch(int argc, char** argv) {
                                  : generate_command(2, help_argv);
   }
   if (command == "--help" || command == "-h" || command == "help") {
-    write_standard_output(usage_text);
+    rowscan::io::write_standard_output(usage_text);
     return success;
   }
   if (command == "--version" || command == "-V") {
-    std::string const ranks_built = rowscan::app::ranks::built_with();
-    write_standard_output("rowscan " ROWSCAN_VERSION " (" + engines_built() + (ranks_built.empty() ? "" : "; " + ranks_built) +
-                          ")\n");
+    std::string const ranks_built = rowscan::ranks::built_with();
+    rowscan::io::write_standard_output("rowscan " ROWSCAN_VERSION " (" + engines_built() +
+                                       (ranks_built.empty() ? "" : "; " + ranks_built) + ")\n");
     return success;
   }
   int code = usage;

@@ -1,30 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // `rowscan stations FILE`: the One Billion Row Challenge answer for a measurements file.
 #include "commands.hpp"
-#include "rowscan/job/timeline.hpp"
-#include "rowscan/explain/arrays.hpp"
-#include "rowscan/io/input_file.hpp"
+#include "run_operands.hpp"
+#include "rowscan/explain/write.hpp"
 #include "rowscan/stations/format.hpp"
-#include "rowscan/stations/summary.hpp"
-
-#include "command_line.hpp"
-#include "devices.hpp"
-#include "explain.hpp"
-#include "output.hpp"
-#include "progress.hpp"
-#include "ranks.hpp"
-#include "scale_out.hpp"
-#include "stats.hpp"
-#include "rowscan/inputs/workloads.hpp"
+#include "rowscan/stations/workload.hpp"
 
 #include <cxxopts.hpp>
 
-#include <chrono>
 #include <cstdio>
-#include <iostream>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace rowscan::app {
 namespace {
@@ -99,12 +84,11 @@ int stations_command(int argc, char** argv) {
   if (args.count("explain")) {
     // --explain's arrays are text for a reader: a JSON document cannot hold them as they are printed.
     if (format == stations::output_format::json) throw usage_error("--explain prints text; it cannot be combined with --format json");
-    use_chosen_gpu(args, on);
-    io::input_file input(single_file_operand(args), io::text_options{args.count("crlf") > 0});
-    std::string const text = explain::read_small_input(input.fd(), input.label());
-    std::ostringstream out;  // all of it, or nothing on stdout if the input is bad
-    write_explained(out, explained(input, [&] { return on.explain_stations(text, input.label()); }), format);
-    write_standard_output(out.str());
+    bool const crlf = args.count("crlf") > 0;
+    print_explained(args, on, crlf, [&](std::ostream& out, io::input_file const& in, std::string const& text) {
+      auto const e = explained(in, [&] { return stations::workload::explain(on, text, in.label(), {}); });
+      explain::write_explained(out, e, format);
+    });
     return success;
   }
 
@@ -115,17 +99,10 @@ int stations_command(int argc, char** argv) {
   }
   opts.portable_only = args.count("portable") > 0;
 
-  auto const start = std::chrono::steady_clock::now();
-  scale_out_report ranks_report;
-  auto answer = run_operands(args, on, operands, input_settings_of(args), opts, inputs::stations_workload(on),
-                             ranks_report);
-  job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed
-  if (!answer) return success;  // not rank 0: rank 0 writes the answer
-  auto& result = *answer;
-
-  deliver_answer(
-      "stations", result, [&](std::ostream& out) { stations::write(out, result.stations, format); },
-      [&](stations::summary const& s) { return headline(s, on.on_gpu()); }, opts.time_stages, start, ranks_report);
+  answer_operands<stations::workload>(
+      "stations", args, on, operands, input_settings_of(args), opts,
+      [&](std::ostream& out, stations::summary const& s) { stations::write(out, s.stations, format); },
+      [&](stations::summary const& s) { return headline(s, on.on_gpu()); });
   return success;
 }
 

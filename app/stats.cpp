@@ -2,7 +2,7 @@
 // --stats (stats.hpp).
 #include "stats.hpp"
 
-#include "ranks.hpp"
+#include "rowscan/process/ranks.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -84,6 +84,17 @@ void print_stats(char const* command, std::string const& headline, job::run_repo
                  w.busy_seconds > 0 ? static_cast<double>(w.bytes) / w.busy_seconds / 1e6 : 0.0,
                  w.first_block_at * 1e3);
   }
+}
+
+void print_rank_figures(char const* command, process::scale_out_report const& report) {
+  if (report.ranks.size() < 2) return;
+  for (std::size_t r = 0; r < report.ranks.size(); ++r) {
+    process::rank_figures const& f = report.ranks[r];
+    std::fprintf(stderr, "rowscan %s: rank %zu: %llu bytes, %llu lines, %.3f s\n", command, r,
+                 static_cast<unsigned long long>(f.bytes), static_cast<unsigned long long>(f.lines), f.seconds);
+  }
+  std::fprintf(stderr, "rowscan %s: merge of %zu partial answers: %.3f ms\n", command, report.ranks.size(),
+               report.merge_seconds * 1e3);
 }
 
 }  // namespace rowscan::app

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "rowscan/job/run_report.hpp"
+#include "rowscan/process/scale_out.hpp"
 
 #include <string>
 
@@ -20,5 +21,8 @@ std::string process_memory_text();
 /// the total with the rate (rate_text) of report.bytes, this process's memory, and each worker's share and
 /// rate.
 void print_stats(char const* command, std::string const& headline, job::run_report const& report, double total_seconds);
+
+/// With several ranks, prints to stderr one line per rank (bytes, lines, seconds) and the merge's time.
+void print_rank_figures(char const* command, process::scale_out_report const& report);
 
 }  // namespace rowscan::app

@@ -5,14 +5,15 @@
 //   rowscan_merge_partials [STATIONS] [REPEAT]
 //
 // A step of ranks::merge_to_root is: decode the two partials' bytes, merge_summaries, encode the result
-// (app/scale_out.hpp). The two partials share 80% of their names. Medians of REPEAT runs (default 101)
+// (rowscan/process/scale_out.hpp). The two partials share 80% of their names. Medians of REPEAT runs (default 101)
 // after one warm-up; a tree over P ranks has ceil(log2 P) steps on its critical path, plus one
 // transfer of about the printed bytes per step (`mpirun ... rowscan stations --stats` prints the whole
 // merge as the ranks see it).
 #include "rowscan/stations/merge_summaries.hpp"
+#include "rowscan/stations/workload.hpp"
 
 #include "host_timing.hpp"
-#include "partial_wire.hpp"
+#include "rowscan/inputs/partial_wire.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -66,28 +67,28 @@ int main(int argc, char** argv) {
   stations::summary const a = partial(first, rng), b = partial(second, rng);
 
   auto bytes_of = [](stations::summary const& s) {
-    app::wire_writer out;
-    encode(out, s);
+    wire_writer out;
+    stations::workload::encode(out, s);
     return out.bytes();
   };
   std::string const a_bytes = bytes_of(a), b_bytes = bytes_of(b);
   std::size_t merged_stations = 0;
   double const merge = median_ms(repeat, [&] { merged_stations = stations::merge_summaries(a, b).stations.size(); });
   auto tree_step = [&] {
-    app::wire_reader x(a_bytes), y(b_bytes);
+    wire_reader x(a_bytes), y(b_bytes);
     stations::summary p, q;
-    decode(x, p);
-    decode(y, q);
+    stations::workload::decode(x, p);
+    stations::workload::decode(y, q);
     return bytes_of(stations::merge_summaries(std::move(p), q)).size();
   };
   // glibc's defaults first, then as an MPI rank runs it (keep_freed_buffers_mapped).
   double const step_default = median_ms(repeat, tree_step);
-  app::keep_freed_buffers_mapped();
+  inputs::keep_freed_buffers_mapped();
   double const step = median_ms(repeat, tree_step);
   double const decode_ms = median_ms(repeat, [&] {
-    app::wire_reader x(a_bytes);
+    wire_reader x(a_bytes);
     stations::summary p;
-    decode(x, p);
+    stations::workload::decode(x, p);
     return p.stations.size();
   });
   double const encode_ms = median_ms(repeat, [&] { return bytes_of(a).size(); });

@@ -6,10 +6,10 @@ include(CMakePackageConfigHelpers)
 
 set(rowscan_config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/rowscan)
 
-# rowscan::session too where it links only exported engines (the CUDA build's host engine is not one).
+# rowscan::workloads and rowscan::session too where they link only exported engines (the CUDA build's host engine is not one).
 set(rowscan_exported rowscan_core rowscan_algorithms)
 if(NOT TARGET rowscan_algorithms_host)
-  list(APPEND rowscan_exported rowscan_session)
+  list(APPEND rowscan_exported rowscan_workloads rowscan_session)
 endif()
 install(TARGETS ${rowscan_exported} EXPORT rowscanTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""How long after rowscan's exit its process tree is gone (app/answer_first.hpp): a GPU job's child
+"""How long after rowscan's exit its process tree is gone (rowscan/process/answer_first.hpp): a GPU job's child
 process tears the device down after the parent has exited with the answer; the GPU is free again when
 the child is gone. For RUNS runs of COMMAND (a command line whose processes are named NAME, as
 `pgrep -x NAME` finds them: rowscan), prints the medians of: seconds to the parent's exit, and seconds

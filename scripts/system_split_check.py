@@ -5,8 +5,8 @@ Ninja recorded while it built them:
 
   - an engine (rowscan_algorithms, and rowscan_algorithms_host in the CUDA build) compiles only files
     that include Thrust: what needs no Thrust system belongs to rowscan_core, compiled once;
-  - rowscan_core and the CLI (target rowscan) include no Thrust and no CUB: they are compiled once, for
-    every engine.
+  - rowscan_core, the libraries above the engines (rowscan_workloads, rowscan_process, rowscan_session)
+    and the CLI (target rowscan) include no Thrust and no CUB: they are compiled once, for every engine.
 
 usage: system_split_check.py NINJA BUILD_DIR    (run by CTest after the build: build.system_split)
 """
@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 ENGINES = {"rowscan_algorithms", "rowscan_algorithms_host"}
-ONCE = {"rowscan_core", "rowscan"}
+ONCE = {"rowscan_core", "rowscan_workloads", "rowscan_process", "rowscan_session", "rowscan"}
 SYSTEM_HEADER = re.compile(r"/(thrust|cub)/")
 
 

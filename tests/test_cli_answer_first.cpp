@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The answer before the teardown (app/answer_first.hpp): a GPU job runs in a child process whose parent
+// The answer before the teardown (rowscan/process/answer_first.hpp): a GPU job runs in a child process whose parent
 // exits as soon as the answer is out. ROWSCAN_ANSWER_FIRST=1 forces the fork on any build, so these run
 // on the cpu build too: the same bytes and exit codes as the plain process, through files and pipes,
 // and signals passed on to the child.

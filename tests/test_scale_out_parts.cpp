@@ -2,16 +2,18 @@
 // The parts of the scale-out, each against a plain reference: the stations and lineitem
 // answers merged in any grouping, the tallies of pieces across files (job::tally), the byte ranges moved to
 // line starts, the shares of the input, and the bytes partial answers travel as.
-#include "rowscan/group/summary.hpp"
+#include "rowscan/group/workload.hpp"
 #include "rowscan/io/byte_range.hpp"
 #include "rowscan/lineitem/merge_summaries.hpp"
+#include "rowscan/lineitem/workload.hpp"
 #include "rowscan/stations/merge_summaries.hpp"
+#include "rowscan/stations/workload.hpp"
 
 #include "rowscan/inputs/outcome.hpp"
 #include "rowscan/job/tally.hpp"
 #include "rowscan/skipped_lines.hpp"
 #include "rowscan/inputs/sources.hpp"
-#include "partial_wire.hpp"
+#include "rowscan/inputs/partial_wire.hpp"
 
 #include "support/stations_text.hpp"
 #include "support/temp_input.hpp"
@@ -29,6 +31,8 @@
 namespace {
 
 using namespace rowscan;
+using inputs::decode;
+using inputs::encode;
 
 /// The beginner's answer: every (name, tenths) in a std::map.
 std::vector<stations::station_summary> reference_stations(std::vector<std::pair<std::string, int>> const& records) {
@@ -338,16 +342,16 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   o.opens_source = true;
   o.earlier_bytes = 1234;
   o.earlier_lines = 56;
-  app::wire_writer out;
-  encode(out, s);
-  encode(out, l);
+  wire_writer out;
+  stations::workload::encode(out, s);
+  lineitem::workload::encode(out, l);
   encode(out, o);
-  app::wire_reader in(out.bytes());
+  wire_reader in(out.bytes());
   stations::summary s2;
   lineitem::summary l2;
   job::tally o2;
-  decode(in, s2);
-  decode(in, l2);
+  stations::workload::decode(in, s2);
+  lineitem::workload::decode(in, l2);
   decode(in, o2);
   EXPECT_TRUE(same(s2.stations, s.stations));
   EXPECT_EQ(s2.fast_chunks, 3u);
@@ -367,8 +371,8 @@ TEST(PartialWire, AnswersAndOutcomesRoundTrip) {
   EXPECT_EQ(o2.all_lines(), o.all_lines());
   EXPECT_EQ(o2.source, 4u);
   EXPECT_TRUE(o2.opens_source);
-  app::wire_reader short_bytes(out.bytes().substr(0, 5));
-  EXPECT_THROW(decode(short_bytes, s2), rowscan::error);
+  wire_reader short_bytes(out.bytes().substr(0, 5));
+  EXPECT_THROW(stations::workload::decode(short_bytes, s2), rowscan::error);
 }
 
 TEST(PartialWire, GroupAnswersRoundTripAndMergeAtTheLargerScale) {
@@ -378,11 +382,11 @@ TEST(PartialWire, GroupAnswersRoundTripAndMergeAtTheLargerScale) {
             {std::string("x\0y", 3), {{1, 0, (__int128{1} << 100), (__int128{1} << 100), (__int128{1} << 100)}, {}}}};
   a.records = 4;
   a.bytes = 30;
-  app::wire_writer out;
-  encode(out, a);
-  app::wire_reader in(out.bytes());
+  wire_writer out;
+  group::workload::encode(out, a);
+  wire_reader in(out.bytes());
   group::summary a2;
-  decode(in, a2);
+  group::workload::decode(in, a2);
   ASSERT_EQ(a2.rows.size(), 2u);
   EXPECT_EQ(a2.rows[1].key, a.rows[1].key);
   EXPECT_TRUE(a2.rows[1].values[0].sum == a.rows[1].values[0].sum);

@@ -6,24 +6,15 @@
 // build has one engine, the host's; the CUDA build has two, the GPU's and the host's, and --devices
 // chooses between them at run time (app/devices.cpp):
 //
-//   CLI --host_engine() / gpu_engine()--> engine --stations(inputs, options)--> stations::summary
-//                                                --lineitem(inputs, options)--> lineitem::summary
+//   CLI --host_engine() / gpu_engine()--> engine --W::run(engine, inputs, options)--> W::partial
 //
-// Both engines take the same inputs (job::input_sequence) and options and give the same answers, byte
-// for byte; only where their workers run differs. Each engine runs the job driver over its inputs, with
-// its own workers; several engines may run at once on threads of one process, sharing one queue of
-// blocks (rowscan/inputs/hand_over.hpp, rowscan/job/shared_run.hpp).
+// An engine names no workload: a workload's entry (rowscan/workload.hpp) runs its job on the system of the
+// engine chosen. Both engines take the same inputs (job::input_sequence) and options and give the same
+// answers, byte for byte; only where their workers run differs. Each engine runs the job driver over its
+// inputs, with its own workers; several engines may run at once on threads of one process, sharing one
+// queue of blocks (rowscan/inputs/hand_over.hpp, rowscan/job/shared_run.hpp).
 #pragma once
 
-#include "rowscan/group/explained.hpp"
-#include "rowscan/group/summary.hpp"
-#include "rowscan/job/run_report.hpp"
-#include "rowscan/lineitem/explained.hpp"
-#include "rowscan/lineitem/summary.hpp"
-#include "rowscan/stations/explained.hpp"
-#include "rowscan/stations/summary.hpp"
-
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,21 +43,6 @@ class engine {
   /// device calls find them made; the first of them is current after. Nothing on the host. Throws rowscan::device_error
   /// if a GPU cannot start.
   virtual void start(std::vector<int> const& gpus) const = 0;
-
-  /// `rowscan stations` over each input in turn, with one set of workers (job::input_sequence).
-  virtual stations::summary stations(job::input_sequence& inputs, stations::summarize_options const& options) const = 0;
-  /// `rowscan lineitem` over each input in turn, with one set of workers.
-  virtual lineitem::summary lineitem(job::input_sequence& inputs, lineitem::summarize_options const& options) const = 0;
-  /// `rowscan group` over each input in turn, with one set of workers.
-  virtual group::summary group(job::input_sequence& inputs, group::summarize_options const& options) const = 0;
-  /// `rowscan group --explain` of a small text.
-  virtual group::explained_group explain_group(std::string const& text, std::string const& label,
-                                               group::summarize_options const& options) const = 0;
-  /// `rowscan stations --explain` of a small text.
-  virtual stations::explained_stations explain_stations(std::string const& text, std::string const& label) const = 0;
-  /// `rowscan lineitem --explain` of a small text.
-  virtual lineitem::explained_lineitem explain_lineitem(std::string const& text, std::string const& label,
-                                                       std::vector<std::uint64_t> const& thresholds) const = 0;
 };
 
 /// The host's engine (Thrust's OpenMP or CPP system); nullptr in a CUDA build made without it

@@ -10,6 +10,7 @@
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/engine.hpp"
 #include "rowscan/job/run_report.hpp"
+#include "rowscan/wire.hpp"
 
 #include "rowscan/inputs/sources.hpp"
 #include "rowscan/inputs/outcome.hpp"
@@ -26,7 +27,8 @@
 
 namespace rowscan::inputs {
 
-/// What a workload gives the scale-out: its job on an engine, and the merge of its answers.
+/// A workload's entry (rowscan/workload.hpp) on the engine chosen, as the runs take it (workloads.hpp
+/// makes one): its job on an engine, the merge of its answers and their wire form.
 template <class Summary, class Options>
 struct workload {
   engine const* on;  ///< the engine that folds the inputs
@@ -34,6 +36,8 @@ struct workload {
   Summary (*run)(engine const& on, job::input_sequence& inputs, Options const& options);
   Summary (*merge)(Summary, Summary const&);
   Summary empty;  ///< the answer of no input: the merge's identity
+  void (*encode)(wire_writer& out, Summary const& answer);  ///< the answer as bytes between MPI ranks
+  void (*decode)(wire_reader& in, Summary& answer);
 
   Summary summarize_each(job::input_sequence& inputs, Options const& options) const { return run(*on, inputs, options); }
   /// The same workload on another engine (the host's workers beside the GPUs: hand_over.hpp).

@@ -6,7 +6,7 @@
 //                 or in one run of the workload's engine (claimed_pieces.hpp)
 //   -> the share's answer, and the merged tally of its pieces (job::tally, positions placed by the merge)
 //
-// The tallies are what several processes (MPI ranks, app/scale_out.hpp) merge besides their answers.
+// The tallies are what several processes (MPI ranks, rowscan/process/scale_out.hpp) merge besides their answers.
 #pragma once
 
 #include "rowscan/inputs/claimed_pieces.hpp"

@@ -4,7 +4,7 @@
 //
 // With ROWSCAN_TIMELINE=FILE set, each mark appends one line to FILE: the wall-clock time in
 // microseconds since the epoch, the process id and the milestone's name. Both processes of a forked
-// job (app/answer_first.hpp) append to the same file, so the parent's exit is on it too. Without the
+// job (rowscan/process/answer_first.hpp) append to the same file, so the parent's exit is on it too. Without the
 // variable a mark costs one test of a flag read once.
 #pragma once
 

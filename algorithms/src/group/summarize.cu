@@ -2,6 +2,8 @@
 // The `rowscan group` job (rowscan/group/summarize.hpp): the driver, group workers, and the answer in
 // key order.
 #include "rowscan/group/summarize.hpp"
+#include "rowscan/group/workload.hpp"
+#include "rowscan/this_system.hpp"
 
 #include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
@@ -134,3 +136,15 @@ explained_group explain(std::string const& text, std::string const& label, summa
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::group
+
+// The `group` entry's points on this file's system (rowscan/workload.hpp).
+template <>
+auto rowscan::group::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
+  return group::summarize_each(inputs, o);
+}
+
+template <>
+auto rowscan::group::workload::explain_text(this_system, std::string const& text, std::string const& label,
+                                            options const& o) -> explained {
+  return group::explain(text, label, o);
+}

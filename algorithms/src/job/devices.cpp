@@ -35,7 +35,7 @@ std::optional<device_choice> parse_device_choice(std::string_view text) {
 
 namespace {
 std::atomic<unsigned> thread_limit{0};
-std::atomic<int> local_rank{0};  // set once, before any job, by the MPI start-up (app/ranks_mpi.cpp)
+std::atomic<int> local_rank{0};  // set once, before any job, by the MPI start-up (src/process/ranks_mpi.cpp)
 }  // namespace
 
 unsigned host_worker_count() {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The `rowscan lineitem` job (rowscan/lineitem/summarize.hpp): the driver and one lineitem worker.
 #include "rowscan/lineitem/summarize.hpp"
+#include "rowscan/lineitem/explain.hpp"
+#include "rowscan/lineitem/workload.hpp"
+#include "rowscan/this_system.hpp"
 
 #include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
@@ -66,3 +69,15 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem
+
+// The `lineitem` entry's points on this file's system (rowscan/workload.hpp).
+template <>
+auto rowscan::lineitem::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
+  return lineitem::summarize_each(inputs, o);
+}
+
+template <>
+auto rowscan::lineitem::workload::explain_text(this_system, std::string const& text, std::string const& label,
+                                               options const& o) -> explained {
+  return lineitem::explain(text, label, o.suppkey_below);
+}

@@ -7,7 +7,9 @@
 #include "rowscan/inputs/outcome.hpp"
 #include "rowscan/inputs/workloads.hpp"
 #include "rowscan/job/devices.hpp"
+#include "rowscan/lineitem/workload.hpp"
 #include "rowscan/session/device_keeper.hpp"
+#include "rowscan/stations/workload.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -70,7 +72,7 @@ bool all_resident(resident::resident_cache const& cache, std::vector<std::string
   return true;
 }
 
-/// One query: the CLI's run of one process (app/scale_out.hpp, summarize_inputs) over the operands, each
+/// One query: the CLI's run of one process (rowscan/process/scale_out.hpp, summarize_inputs) over the operands, each
 /// cacheable file read from its resident text.
 template <class Summary, class Options>
 Summary run_query(session::state& s, std::vector<std::string> const& operands, Options options,
@@ -164,12 +166,13 @@ engine const& session::on() const { return *state_->on; }
 
 stations::summary session::stations(std::vector<std::string> const& operands, stations::summarize_options options,
                                     query_settings const& settings) {
-  return run_query(*state_, operands, std::move(options), settings, inputs::stations_workload(*state_->on));
+  auto const work = inputs::workload_of<stations::workload>(*state_->on, options);
+  return run_query(*state_, operands, std::move(options), settings, work);
 }
 
 lineitem::summary session::lineitem(std::vector<std::string> const& operands, lineitem::summarize_options options,
                                     query_settings const& settings) {
-  auto const work = inputs::lineitem_workload(*state_->on, options.suppkey_below);
+  auto const work = inputs::workload_of<lineitem::workload>(*state_->on, options);
   return run_query(*state_, operands, std::move(options), settings, work);
 }
 

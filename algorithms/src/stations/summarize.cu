@@ -2,6 +2,9 @@
 // The `rowscan stations` job (rowscan/stations/summarize.hpp): the driver, one stations worker, and the
 // answer in name order.
 #include "rowscan/stations/summarize.hpp"
+#include "rowscan/stations/explain.hpp"
+#include "rowscan/stations/workload.hpp"
+#include "rowscan/this_system.hpp"
 
 #include "rowscan/context.hpp"
 #include "rowscan/error.hpp"
@@ -181,3 +184,15 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations
+
+// The `stations` entry's points on this file's system (rowscan/workload.hpp).
+template <>
+auto rowscan::stations::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
+  return stations::summarize_each(inputs, o);
+}
+
+template <>
+auto rowscan::stations::workload::explain_text(this_system, std::string const& text, std::string const& label,
+                                               options const&) -> explained {
+  return stations::explain(text, label);
+}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "output.hpp"
+// Standard output and output files, every write checked (rowscan/io/output.hpp).
+#include "rowscan/io/output.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/io/write_all.hpp"
@@ -12,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace rowscan::app {
+namespace rowscan::io {
 
 void throw_write_error(std::string const& label, int errno_value) {
   throw error(label + ": cannot write: " + std::strerror(errno_value));
@@ -22,8 +23,8 @@ void write_standard_output(std::string_view text) {
   // An answer over text that a failed decoder cut short would pass for a whole one: report the failure.
   if (auto const failure = io::first_decode_failure()) throw error(*failure);
   try {
-    io::write_all(STDOUT_FILENO, text.data(), text.size(), "standard output");
-  } catch (io::write_error const& e) {
+    write_all(STDOUT_FILENO, text.data(), text.size(), "standard output");
+  } catch (write_error const& e) {
     throw_write_error("standard output", e.code().value());
   }
 }
@@ -117,4 +118,4 @@ void output_file::commit() {
   disarm_removal();
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::io

@@ -1,23 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/partial_wire.hpp: partial answers and outcomes as bytes, for the merge between MPI ranks. Each
-// reads back exactly what it wrote (tests/test_scale_out_parts.cpp round-trips them).
+// rowscan/inputs/partial_wire.hpp: what every partial answer carries (its run's report, its tally), as bytes
+// for the merge between MPI ranks; each workload's entry adds its own (rowscan/workload.hpp). Each reads
+// back exactly what it wrote (tests/test_scale_out_parts.cpp round-trips them).
 #pragma once
 
-#include "rowscan/group/summary.hpp"
-#include "rowscan/lineitem/summary.hpp"
-#include "rowscan/stations/summary.hpp"
-
+#include "rowscan/job/run_report.hpp"
 #include "rowscan/job/tally.hpp"
-#include "wire.hpp"
+#include "rowscan/wire.hpp"
 
-namespace rowscan::app {
+namespace rowscan::inputs {
 
-void encode(wire_writer& out, stations::summary const& s);
-void decode(wire_reader& in, stations::summary& s);
-void encode(wire_writer& out, lineitem::summary const& s);
-void decode(wire_reader& in, lineitem::summary& s);
-void encode(wire_writer& out, group::summary const& s);
-void decode(wire_reader& in, group::summary& s);
+/// A run's report as bytes: its counters, stage times and workers' shares (`skipped` travels in the
+/// outcome, already placed). Every workload's partial answer starts with it (rowscan/workload.hpp).
+void encode_report(wire_writer& out, job::run_report const& r);
+void decode_report(wire_reader& in, job::run_report& r);
 void encode(wire_writer& out, job::tally const& t);
 void decode(wire_reader& in, job::tally& t);
 void encode(wire_writer& out, job::bad_line const& line);
@@ -31,4 +27,4 @@ void decode(wire_reader& in, std::vector<job::worker_share>& shares);
 /// (rowscan_merge_partials; docs/scale-out.md). Called once by an MPI rank at start.
 void keep_freed_buffers_mapped();
 
-}  // namespace rowscan::app
+}  // namespace rowscan::inputs

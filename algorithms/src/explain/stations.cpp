@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// `rowscan stations --explain`: the general path's arrays, stage by stage (explain.hpp).
-#include "explain.hpp"
-#include "explain_print.hpp"
+// `rowscan stations --explain`: the general path's arrays, stage by stage (rowscan/explain/write.hpp).
+#include "rowscan/explain/write.hpp"
+#include "rowscan/explain/print.hpp"
 
 #include <cstdio>
 #include <iomanip>
 
-namespace rowscan::app {
+namespace rowscan::explain {
 namespace {
 
 std::string hex(std::uint64_t key) {
@@ -106,4 +106,4 @@ void write_explained(std::ostream& out, stations::explained_stations const& e, s
   stations::write(out, e.answer, format);
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::explain

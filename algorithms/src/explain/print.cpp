@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// --explain's shared stages: bytes, flags, the interval scan of find_lines, records (explain_print.hpp).
-#include "explain_print.hpp"
+// --explain's shared stages: bytes, flags, the interval scan of find_lines, records (rowscan/explain/print.hpp).
+#include "rowscan/explain/print.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
 
-namespace rowscan::app {
+namespace rowscan::explain {
 namespace {
 
 constexpr int cell = 4;  // the width of one byte's column in the byte grid
@@ -110,4 +110,4 @@ void write_line_stages(std::ostream& out, std::string const& command, char const
   }
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::explain

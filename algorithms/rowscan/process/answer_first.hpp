@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/answer_first.hpp: the user waits for the answer, not for the GPU's teardown.
+// rowscan/process/answer_first.hpp: the user waits for the answer, not for the GPU's teardown.
 //
 // A process that used a GPU spends a noticeable time after its last write in the kernel, unmapping its
 // pinned memory and letting the driver release the device (docs/performance.md, "The answer first").
@@ -19,7 +19,7 @@
 // until it exits), or when fork fails: the run is then the plain process.
 #pragma once
 
-namespace rowscan::app {
+namespace rowscan::process {
 
 /// Forks for a job that may use the GPU (or any job, with ROWSCAN_ANSWER_FIRST=1), if this process has
 /// not yet and nothing forbids it (see the file's comment); only the child returns. Call it before
@@ -30,4 +30,4 @@ void answer_first(bool may_use_gpu);
 /// closed first (nothing more may be written). Elsewhere nothing. Returns the code.
 int answer_delivered(int code);
 
-}  // namespace rowscan::app
+}  // namespace rowscan::process

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The non-template parts of the scale-out (scale_out.hpp).
-#include "scale_out.hpp"
+#include "rowscan/process/scale_out.hpp"
 
-#include "option_values.hpp"
-
-#include <cstdio>
 #include <iostream>
 
-namespace rowscan::app {
+namespace rowscan::process {
 
 std::vector<inputs::input_source> shared_sources(std::vector<std::string> const& operands, inputs::input_settings const& settings) {
   auto resolve = [&] {
@@ -64,17 +61,6 @@ std::vector<rank_figures> gather_figures(rank_figures const& mine) {
   return all;
 }
 
-void print_rank_figures(char const* command, scale_out_report const& report) {
-  if (report.ranks.size() < 2) return;
-  for (std::size_t r = 0; r < report.ranks.size(); ++r) {
-    rank_figures const& f = report.ranks[r];
-    std::fprintf(stderr, "rowscan %s: rank %zu: %llu bytes, %llu lines, %.3f s\n", command, r,
-                 static_cast<unsigned long long>(f.bytes), static_cast<unsigned long long>(f.lines), f.seconds);
-  }
-  std::fprintf(stderr, "rowscan %s: merge of %zu partial answers: %.3f ms\n", command, report.ranks.size(),
-               report.merge_seconds * 1e3);
-}
-
 std::uint64_t share_bytes(std::vector<inputs::input_source> const& sources, std::vector<inputs::input_piece> const& share) {
   std::uint64_t bytes = 0;
   for (inputs::input_piece const& piece : share) {
@@ -114,4 +100,4 @@ std::vector<inputs::input_source> decode_sources(std::string const& bytes) {
   return sources;
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::process

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/output.hpp: every byte rowscan writes to stdout or to an output file goes through here, so that a
+// rowscan/io/output.hpp: every byte rowscan writes to stdout or to an output file goes through here, so that a
 // failed write is always reported: `rowscan: error: standard output: cannot write: No space left on device`.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-namespace rowscan::app {
+namespace rowscan::io {
 
 /// Writes all of text to standard output with write(2). Throws rowscan::error naming "standard output"
 /// and the reason (strerror) when a write fails, e.g. on a full disk or `> /dev/full`. Writes nothing
@@ -45,4 +45,4 @@ class output_file {
 /// Throws rowscan::error `LABEL: cannot write: REASON` for a write that failed with errno_value.
 [[noreturn]] void throw_write_error(std::string const& label, int errno_value);
 
-}  // namespace rowscan::app
+}  // namespace rowscan::io

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// `rowscan lineitem --explain`: the load's and the query's arrays, stage by stage (explain.hpp).
-#include "explain.hpp"
-#include "explain_print.hpp"
+// `rowscan lineitem --explain`: the load's and the query's arrays, stage by stage (rowscan/explain/write.hpp).
+#include "rowscan/explain/write.hpp"
+#include "rowscan/explain/print.hpp"
 
 #include "rowscan/lineitem/cents.hpp"
 #include "rowscan/lineitem/format.hpp"
 
 #include <iomanip>
 
-namespace rowscan::app {
+namespace rowscan::explain {
 
 void write_explained(std::ostream& out, lineitem::explained_lineitem const& e) {
   write_line_stages(out, "rowscan lineitem", "rows", "the pipeline's own call", e.text, e.lines);
@@ -51,4 +51,4 @@ void write_explained(std::ostream& out, lineitem::explained_lineitem const& e) {
   out << "  the answer, as `rowscan lineitem` prints it:\n" << lineitem::format_text(e.answer);
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::explain

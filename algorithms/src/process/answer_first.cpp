@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The answer before the teardown (answer_first.hpp).
 #include "rowscan/job/timeline.hpp"
-#include "answer_first.hpp"
+#include "rowscan/process/answer_first.hpp"
 
-#include "ranks.hpp"
+#include "rowscan/process/ranks.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace rowscan::app {
+namespace rowscan::process {
 namespace {
 
 int report_fd = -1;           // the child's end of the pipe to the parent; -1: not a child
@@ -99,4 +99,4 @@ int answer_delivered(int code) {
   return code;
 }
 
-}  // namespace rowscan::app
+}  // namespace rowscan::process

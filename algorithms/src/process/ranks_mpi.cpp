@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/ranks.hpp over MPI (ROWSCAN_WITH_MPI): joined only when mpirun started the process, so the plain
+// rowscan/process/ranks.hpp over MPI (ROWSCAN_WITH_MPI): joined only when mpirun started the process, so the plain
 // CLI never needs an MPI runtime to be running.
-#include "ranks.hpp"
+#include "rowscan/process/ranks.hpp"
 
-#include "partial_wire.hpp"
+#include "rowscan/inputs/partial_wire.hpp"
 
 #include "rowscan/job/devices.hpp"
 
@@ -15,7 +15,7 @@
 #include <iostream>
 #include <streambuf>
 
-namespace rowscan::app::ranks {
+namespace rowscan::ranks {
 namespace {
 
 /// Whether this process is in an MPI job. Asked of MPI rather than kept: the CUDA build links this file
@@ -70,7 +70,7 @@ void start(int& argc, char**& argv) {
   int threads = 0;  // the job driver's threads never call MPI: only the main thread does
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &threads);
   int const my_rank = rank();
-  keep_freed_buffers_mapped();  // the merge tree's steps reuse their buffers (partial_wire.hpp)
+  inputs::keep_freed_buffers_mapped();  // the merge tree's steps reuse their buffers (rowscan/inputs/partial_wire.hpp)
   // One GPU per rank: the node-local rank picks it among the node's GPUs (job::use_gpu).
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, my_rank, MPI_INFO_NULL, &node);
@@ -147,4 +147,4 @@ void barrier() {
   if (count() > 1) MPI_Barrier(MPI_COMM_WORLD);
 }
 
-}  // namespace rowscan::app::ranks
+}  // namespace rowscan::ranks

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/wire.hpp: values as bytes, to go between MPI ranks (the same program on the same kind of host:
+// rowscan/wire.hpp: values as bytes, to go between MPI ranks (the same program on the same kind of host:
 // numbers travel in the host's own byte order).
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <type_traits>
 
-namespace rowscan::app {
+namespace rowscan {
 
 /// Appends numbers and strings to a byte string.
 class wire_writer {
@@ -62,4 +62,4 @@ class wire_reader {
   std::size_t at_ = 0;
 };
 
-}  // namespace rowscan::app
+}  // namespace rowscan

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/explain_print.hpp: --explain's printing of what both workloads share: the bytes, the record-start
+// rowscan/explain/print.hpp: --explain's printing of what both workloads share: the bytes, the record-start
 // flags, the scanned intervals and the records (rowscan/explain/arrays.hpp).
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-namespace rowscan::app {
+namespace rowscan::explain {
 
 /// A byte as a learner reads it: printable ASCII as itself, '\n' '\r' '\t' escaped, others in hex (\xc3).
 std::string visible(unsigned char byte);
@@ -23,6 +23,6 @@ void write_stage(std::ostream& out, int number, std::string const& what);
 /// the device by CALLS), then stages 1 to 3, the same in both workloads: the bytes with positions and
 /// record-start flags, word by word; the interval scan of find_lines; the records it stores.
 void write_line_stages(std::ostream& out, std::string const& command, char const* rows, std::string const& calls,
-                       std::string const& text, explain::line_scan const& lines);
+                       std::string const& text, line_scan const& lines);
 
-}  // namespace rowscan::app
+}  // namespace rowscan::explain

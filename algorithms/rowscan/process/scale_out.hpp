@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/scale_out.hpp: a workload over many inputs and many processes. The FILE operands are resolved
+// rowscan/process/scale_out.hpp: a workload over many inputs and many processes. The FILE operands are resolved
 // into sources (inputs.hpp); each rank folds its share, piece by piece, with the workload's summarize
 // (the job driver); the pieces' tallies (job::tally, the one monoid for positions) and the ranks'
 // partial answers merge in a tree to rank 0 (ranks.hpp), which alone gets the answer, every bad
@@ -13,27 +13,18 @@
 #pragma once
 
 #include "rowscan/error.hpp"
-
 #include "rowscan/inputs/fold_share.hpp"
-#include "command_line.hpp"
-#include "devices.hpp"
-#include "output.hpp"
-#include "partial_wire.hpp"
-#include "progress.hpp"
-#include "ranks.hpp"
-#include "stats.hpp"
-#include "rowscan/job/timeline.hpp"
+#include "rowscan/inputs/partial_wire.hpp"
+#include "rowscan/process/ranks.hpp"
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <ostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
-namespace rowscan::app {
+namespace rowscan::process {
 
 /// Sources as bytes and back (rank 0 resolves; the others receive its list).
 std::string encode_sources(std::vector<inputs::input_source> const& sources);
@@ -58,29 +49,6 @@ std::vector<inputs::input_source> shared_sources(std::vector<std::string> const&
 
 /// The rank's figures sent to rank 0 (--stats).
 std::vector<rank_figures> gather_figures(rank_figures const& mine);
-
-/// With several ranks, prints to stderr one line per rank (bytes, lines, seconds) and the merge's time.
-void print_rank_figures(char const* command, scale_out_report const& report);
-
-/// Rank 0's last steps of a job command: the answer formatted whole before anything reaches stdout (an
-/// error prints nothing there), --skip-invalid's line, the output stage's time, and with --stats the
-/// stages and the ranks' figures. write(std::ostream&) formats result; headline(result) is --stats' line.
-template <class Result, class Write, class Headline>
-void deliver_answer(char const* command, Result& result, Write const& write, Headline const& headline, bool time_stages,
-                    std::chrono::steady_clock::time_point start, scale_out_report const& ranks_report) {
-  auto const output_start = std::chrono::steady_clock::now();
-  std::ostringstream text;
-  write(text);
-  write_standard_output(text.str());
-  job::timeline_mark("answer written");
-  report_skipped(result.skipped);
-  auto const end = std::chrono::steady_clock::now();
-  result.times.add("output", std::chrono::duration<double>(end - output_start).count());
-  if (time_stages) {
-    print_stats(command, headline(result), result, std::chrono::duration<double>(end - start).count());
-    print_rank_figures(command, ranks_report);
-  }
-}
 
 /// The bytes of a share, or 0 when one of its pieces' text size is unknown (compressed, a stream).
 std::uint64_t share_bytes(std::vector<inputs::input_source> const& sources, std::vector<inputs::input_piece> const& share);
@@ -108,28 +76,30 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
 
   if (report != nullptr) report->ranks = gather_figures({outcome.all_bytes(), outcome.all_lines(), fold_seconds});
   if (!alone) {
+    using inputs::decode;
+    using inputs::encode;  // the tallies'; the answers' are the workload's
     ranks::barrier();  // the merge's time starts when every rank has folded its share
     auto const merge_start = std::chrono::steady_clock::now();
     wire_writer mine;
     encode(mine, outcome);
-    encode(mine, answer);
+    work.encode(mine, answer);
     std::string const merged = ranks::merge_to_root(mine.bytes(), [&](std::string const& a, std::string const& b) {
       wire_reader earlier(a), later(b);
       job::tally first, second;
       Summary x, y;
       decode(earlier, first);
-      decode(earlier, x);
+      work.decode(earlier, x);
       decode(later, second);
-      decode(later, y);
+      work.decode(later, y);
       wire_writer both;
       encode(both, job::merge(std::move(first), second));
-      encode(both, work.merge(std::move(x), y));
+      work.encode(both, work.merge(std::move(x), y));
       return both.bytes();
     });
     if (!ranks::is_root()) return std::nullopt;
     wire_reader in(merged);
     decode(in, outcome);
-    decode(in, answer);
+    work.decode(in, answer);
     if (report != nullptr) {
       report->merge_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - merge_start).count();
     }
@@ -139,23 +109,4 @@ std::optional<Summary> summarize_inputs(std::vector<std::string> const& operands
   return answer;
 }
 
-/// A command's run over its FILE operands, as every command makes it: the progress meter (one rank
-/// alone), the GPUs chosen, the hand-over between host workers and GPUs, then summarize_inputs.
-template <class Summary, class Options>
-std::optional<Summary> run_operands(cxxopts::ParseResult const& args, engine const& on,
-                                    std::vector<std::string> const& operands, inputs::input_settings const& settings,
-                                    Options& options, inputs::workload<Summary, Options> const& work,
-                                    scale_out_report& report) {
-  progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
-  options.progress = [&progress](std::uint64_t done) { progress.update(done); };
-  options.gpus = chosen_gpus(args, on);
-  auto const hand = hand_over_choice(args, on, options);
-  auto answer = summarize_inputs(
-      operands, settings, options, work, &report, [&progress](std::uint64_t total) { progress.set_total(total); },
-      hand ? &*hand : nullptr);
-  progress.finish();
-  options.progress = nullptr;  // the meter goes with this scope
-  return answer;
-}
-
-}  // namespace rowscan::app
+}  // namespace rowscan::process

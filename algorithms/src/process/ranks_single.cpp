@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/ranks.hpp without MPI: one process, rank 0 of 1.
-#include "ranks.hpp"
+// rowscan/process/ranks.hpp without MPI: one process, rank 0 of 1.
+#include "rowscan/process/ranks.hpp"
 
-namespace rowscan::app::ranks {
+namespace rowscan::ranks {
 
 char const* built_with() { return ""; }
 void start(int&, char**&) {}
@@ -17,4 +17,4 @@ std::string merge_to_root(std::string mine, std::function<std::string(std::strin
 std::vector<std::string> gather_to_root(std::string const& mine) { return {mine}; }
 void barrier() {}
 
-}  // namespace rowscan::app::ranks
+}  // namespace rowscan::ranks

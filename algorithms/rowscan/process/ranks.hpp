@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// app/ranks.hpp: the processes of one run. Under `mpirun -np N` (a build with ROWSCAN_WITH_MPI) they
+// rowscan/process/ranks.hpp: the processes of one run. Under `mpirun -np N` (a build with ROWSCAN_WITH_MPI) they
 // are MPI ranks; otherwise there is one. The commands use these calls and nothing of MPI itself.
 //
 // Rank 0 alone writes stdout and stderr: the other ranks' std::cerr is silenced, and whatever they
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace rowscan::app::ranks {
+namespace rowscan::ranks {
 
 /// Joins the MPI job when the process was started by mpirun (MPI_Init), otherwise does nothing; picks
 /// this rank's GPU from its node-local rank under CUDA. Call first thing in main.
@@ -43,4 +43,4 @@ std::vector<std::string> gather_to_root(std::string const& mine);
 /// Waits for every rank (before timing a collective step).
 void barrier();
 
-}  // namespace rowscan::app::ranks
+}  // namespace rowscan::ranks

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// app/run_operands.hpp: a job command's run over its FILE operands as the command line asks for it (the
+// progress meter, --devices' GPUs and hand-over), rank 0's answer written out, and --explain's
+// (rowscan/process/scale_out.hpp runs the shares and merges the ranks' answers).
+#pragma once
+
+#include "rowscan/explain/arrays.hpp"
+#include "rowscan/inputs/workloads.hpp"
+#include "rowscan/io/input_file.hpp"
+#include "rowscan/job/timeline.hpp"
+#include "rowscan/process/scale_out.hpp"
+
+#include "command_line.hpp"
+#include "devices.hpp"
+#include "rowscan/io/output.hpp"
+#include "progress.hpp"
+#include "stats.hpp"
+
+#include <chrono>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace rowscan::app {
+
+using process::scale_out_report;
+
+/// A command's run over its FILE operands, as every command makes it: the progress meter (one rank
+/// alone), the GPUs chosen, the hand-over between host workers and GPUs, then summarize_inputs.
+template <class Summary, class Options>
+std::optional<Summary> run_operands(cxxopts::ParseResult const& args, engine const& on,
+                                    std::vector<std::string> const& operands, inputs::input_settings const& settings,
+                                    Options& options, inputs::workload<Summary, Options> const& work,
+                                    scale_out_report& report) {
+  progress_meter progress(0, wants_progress(args) && ranks::count() == 1);
+  options.progress = [&progress](std::uint64_t done) { progress.update(done); };
+  options.gpus = chosen_gpus(args, on);
+  auto const hand = hand_over_choice(args, on, options);
+  auto answer = process::summarize_inputs(
+      operands, settings, options, work, &report, [&progress](std::uint64_t total) { progress.set_total(total); },
+      hand ? &*hand : nullptr);
+  progress.finish();
+  options.progress = nullptr;  // the meter goes with this scope
+  return answer;
+}
+
+/// A job command's run of workload W over its FILE operands (run_operands), then rank 0's last steps: the
+/// answer formatted whole before anything reaches stdout (an error prints nothing there), --skip-invalid's
+/// line, the output stage's time, and with --stats the stages and the ranks' figures. write(std::ostream&,
+/// answer) formats the answer; headline(answer) is --stats' line.
+template <class W, class Write, class Headline>
+void answer_operands(char const* command, cxxopts::ParseResult const& args, engine const& on,
+                     std::vector<std::string> const& operands, inputs::input_settings const& settings,
+                     typename W::options& options, Write const& write, Headline const& headline) {
+  auto const start = std::chrono::steady_clock::now();
+  scale_out_report ranks_report;
+  auto answer = run_operands(args, on, operands, settings, options, inputs::workload_of<W>(on, options), ranks_report);
+  job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed
+  if (!answer) return;                 // not rank 0: rank 0 writes the answer
+  auto const output_start = std::chrono::steady_clock::now();
+  std::ostringstream text;
+  write(text, *answer);
+  io::write_standard_output(text.str());
+  job::timeline_mark("answer written");
+  report_skipped(answer->skipped);
+  auto const end = std::chrono::steady_clock::now();
+  answer->times.add("output", std::chrono::duration<double>(end - output_start).count());
+  if (options.time_stages) {
+    print_stats(command, headline(*answer), *answer, std::chrono::duration<double>(end - start).count());
+    print_rank_figures(command, ranks_report);
+  }
+}
+
+/// --explain: the one FILE's small text (--crlf's CRs dropped when `crlf`), explain(out, input, text)
+/// written whole to stdout, or nothing there if the input is bad.
+template <class Explain>
+void print_explained(cxxopts::ParseResult const& args, engine const& on, bool crlf, Explain const& explain) {
+  use_chosen_gpu(args, on);
+  io::input_file input(single_file_operand(args), io::text_options{crlf});
+  std::string const text = explain::read_small_input(input.fd(), input.label());
+  std::ostringstream out;
+  explain(out, input, text);
+  io::write_standard_output(out.str());
+}
+
+}  // namespace rowscan::app
