@@ -43,7 +43,7 @@ worker::worker(context const& ctx, worker_options options, block_observer* obser
 job::tally worker::fold(char const* text, std::size_t size) {
   job::tally out;
   if (size == 0) return out;
-  if (observer_ == nullptr) {  // --explain shows the step-by-step composition below, always
+  if (observer_ == nullptr && !options_.keep_columns) {  // --explain shows the step-by-step composition, always
     std::optional<one_pass_result> clean;
     {
       stage_scope stage(ctx_, "one pass");
@@ -111,6 +111,7 @@ job::tally worker::fold(char const* text, std::size_t size) {
     drop_bad_rows(buffers_, store_, 0, ctx_);
   }
 
+  if (options_.keep_columns) kept_.reserve(kept_.size() + 1);  // the push below cannot throw after the sums change
   auto const query_start = std::chrono::steady_clock::now();
   {
     stage_scope stage(ctx_, "query");
@@ -119,6 +120,10 @@ job::tally worker::fold(char const* text, std::size_t size) {
   query_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - query_start).count();
   queried_rows_ += store_.size();
   rows_ += store_.size();
+  if (options_.keep_columns) {
+    kept_.push_back(std::move(store_));  // the next block's store is a new one
+    store_ = column_store{};
+  }
   return out;
 }
 
