@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,9 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
 summary summarize_each(job::input_sequence& inputs, summarize_options const& options);
 
 /// summarize_each with every block parsed into columns, kept (worker_options::keep_columns): `kept` receives each
-/// block's columns, the same answer computed from them (rowscan/session/kept_columns.hpp).
+/// worker's columns, the same answer computed from them (rowscan/session/kept_columns.hpp).
 summary summarize_keeping(job::input_sequence& inputs, summarize_options const& options,
-                          std::vector<column_store>& kept);
+                          std::deque<column_store>& kept);
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

@@ -65,11 +65,13 @@ class worker final : public job::block_worker {
   double query_seconds() const { return query_seconds_; }
   /// Rows of the blocks that sums_below queried (the others were summed in one pass).
   std::uint64_t queried_rows() const { return queried_rows_; }
-  /// With keep_columns: each folded block's columns (its valid rows), in the order this worker folded them.
-  std::vector<column_store>& kept() { return kept_; }
+  /// With keep_columns: the columns of every block folded so far (their valid rows), in the order this worker
+  /// folded them, once the worker's copies of them are done; the worker keeps none after.
+  column_store take_kept();
 
  private:
   std::size_t first_overlong_row(std::size_t size) const;
+  void keep_rows();
   std::string overlong_words(std::size_t max_line) const;
 
   context ctx_;
@@ -77,7 +79,8 @@ class worker final : public job::block_worker {
   block_observer* observer_;
   chunk_buffers buffers_;
   column_store store_;  // the block's rows; cleared for each block
-  std::vector<column_store> kept_;
+  column_store kept_;  // with keep_columns: every block's rows
+
   partial_sums sums_;
   std::uint64_t rows_ = 0;
   double query_seconds_ = 0;

@@ -12,6 +12,7 @@
 #include <thrust/copy.h>
 
 #include <cstddef>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -54,8 +55,8 @@ class system_columns final : public kept_columns {
   context ctx_;
 };
 
-/// The blocks' columns in one store of exactly their rows, each block freed once copied.
-column_store gathered(std::vector<column_store>& blocks, context const& ctx) {
+/// The workers' columns in one store of exactly their rows (theirs grew by doubling), each freed once copied.
+column_store gathered(std::deque<column_store>& blocks, context const& ctx) {
   std::size_t rows = 0;
   for (column_store const& b : blocks) rows += b.size();
   column_store all;
@@ -74,7 +75,7 @@ column_store gathered(std::vector<column_store>& blocks, context const& ctx) {
 
 summary summarize_keeping_columns(job::input_sequence& inputs, summarize_options const& options,
                                   std::shared_ptr<kept_columns>& kept) {
-  std::vector<column_store> blocks;
+  std::deque<column_store> blocks;
   summary out = summarize_keeping(inputs, options, blocks);
   int const device = job::current_device();
   context const ctx;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -41,8 +42,8 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
 
 namespace {
 
-/// summarize_each; with `kept`, each worker keeps its blocks' columns, and they go there.
-summary summarize_with(job::input_sequence& inputs, summarize_options const& options, std::vector<column_store>* kept) {
+/// summarize_each; with `kept`, each worker keeps its blocks' columns, and each worker's go there.
+summary summarize_with(job::input_sequence& inputs, summarize_options const& options, std::deque<column_store>* kept) {
   ROWSCAN_EXPECTS(!options.suppkey_below.empty(), "no l_suppkey threshold given");
   auto const start = std::chrono::steady_clock::now();
   summary out;
@@ -61,7 +62,7 @@ summary summarize_with(job::input_sequence& inputs, summarize_options const& opt
     out.query_seconds += w->query_seconds();
     out.queried_rows += w->queried_rows();
     if (kept != nullptr) {
-      for (column_store& block : w->kept()) kept->push_back(std::move(block));
+      kept->push_back(w->take_kept());
     }
   }
   for (threshold_result const& r : all) out.answers.push_back({r.suppkey_below, r.sum_cents, r.rows});
@@ -77,7 +78,7 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
 }
 
 summary summarize_keeping(job::input_sequence& inputs, summarize_options const& options,
-                          std::vector<column_store>& kept) {
+                          std::deque<column_store>& kept) {
   return summarize_with(inputs, options, &kept);
 }
 
