@@ -257,6 +257,40 @@ TEST(SessionColumns, AFileWithABadRowKeepsNothing) {
   EXPECT_EQ(s.cache().hits, 1u);
 }
 
+TEST(SessionColumns, TwoThreadsAskingAtOnce) {
+  scratch dir;
+  std::vector<std::string> paths, texts;
+  for (int i = 0; i < 3; ++i) {
+    paths.push_back(write_lineitem(dir, "l" + std::to_string(i), 0.0005, 20 + i));
+    texts.push_back(read_all(paths.back()));
+  }
+  // Room for two files' reservations: the third evicts.
+  std::uint64_t const budget =
+      2 * rowscan::most_column_bytes(std::max({texts[0].size(), texts[1].size(), texts[2].size()}));
+  rowscan::session s(on_the_host(budget));
+  std::atomic<int> wrong{0};
+  std::atomic<bool> over_budget{false};
+  auto ask = [&](std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    for (int q = 0; q < 12; ++q) {
+      std::size_t const i = rng() % paths.size();
+      std::vector<std::uint64_t> const z{rng() % 30, rng() % 30};
+      if (answer_text(s.lineitem({paths[i]}, below(z))) != reference::lineitem_answer(texts[i], z)) ++wrong;
+      if (s.cache().bytes > budget) over_budget = true;
+    }
+  };
+  std::thread first(ask, 1), second(ask, 2);
+  first.join();
+  second.join();
+  EXPECT_EQ(wrong.load(), 0) << "seeds 1 and 2";
+  EXPECT_FALSE(over_budget.load());
+  rowscan::resident::cache_figures const f = s.cache();
+  EXPECT_EQ(f.hits + f.misses, 24u);
+  EXPECT_GT(f.hits, 0u);
+  EXPECT_LE(f.entries, 3u);
+  EXPECT_LE(f.bytes, budget);
+}
+
 TEST(SessionColumns, ASmallChunkIsReadAsTheCliReadsIt) {
   scratch dir;
   std::string const path = write_lineitem(dir, "l", 0.001, 6);

@@ -277,6 +277,11 @@ bool resident_cache::reserve(std::uint64_t bytes) {
 void resident_cache::keep(std::shared_ptr<resident_entry> entry, std::uint64_t reserved) {
   std::lock_guard<std::mutex> lock(mutex_);
   figures_.bytes -= reserved;
+  auto const found = entries_.find(key_of(*entry));
+  if (found != entries_.end() && (*found->second)->identity() == entry->identity()) {
+    ++figures_.discarded;  // another query kept this file first (both read it at once)
+    return;
+  }
   // Never larger than its reservation when its maker keeps its word; if it is, room is made as for a load.
   while (figures_.bytes + entry->bytes() > budget_ && !used_order_.empty()) {
     evict_one();
