@@ -24,6 +24,7 @@ struct session::state {
   engine const* on;
   unsigned threads;
   resident::resident_cache cache;
+  device_keeper const* keeper;  ///< the GPU's, which holds its runs' contexts for the session; null on the host
 };
 
 namespace {
@@ -288,11 +289,15 @@ session::session(session_options const& options) {
     }
     return text;
   };
-  state_.reset(
-      new state{&on, threads, resident::resident_cache(options.cache_bytes.value_or(default_cache_bytes(on)), load)});
+  state_.reset(new state{
+      &on, threads, resident::resident_cache(options.cache_bytes.value_or(default_cache_bytes(on)), load), keeper});
+  // Each query's workers take the contexts the last one left (a stream, a pool holding its memory).
+  if (keeper != nullptr) keeper->hold_contexts(true);
 }
 
-session::~session() = default;
+session::~session() {
+  if (state_->keeper != nullptr) state_->keeper->hold_contexts(false);
+}
 
 engine const& session::on() const { return *state_->on; }
 
