@@ -143,7 +143,7 @@ TEST(Session, AFailedQueryKeepsNothingAndTheBytesAreAnsweredAgain) {
 
 /// A lineitem table of `scale` (rowscan generate lineitem), written to `path`.
 std::string write_lineitem(scratch& dir, std::string const& name, double scale, std::uint64_t seed) {
-  std::string const path = dir.write(name, "");
+  std::string path = dir.write(name, "");
   int const fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
   rowscan::generate::write_lineitem(fd, {scale, seed});
   ::close(fd);

@@ -243,7 +243,7 @@ std::shared_ptr<resident_entry> resident_cache::find(entry_kind kind, std::strin
   if (!id) return nullptr;
   auto const found = entries_.find({id->device, id->inode, kind});
   if (found != entries_.end()) {
-    std::shared_ptr<resident_entry> const entry = *found->second;
+    std::shared_ptr<resident_entry> entry = *found->second;
     if (entry->identity() == *id) {
       used_order_.splice(used_order_.begin(), used_order_, found->second);
       ++figures_.hits;
