@@ -291,6 +291,23 @@ TEST(SessionColumns, TwoThreadsAskingAtOnce) {
   EXPECT_LE(f.bytes, budget);
 }
 
+TEST(SessionColumns, AListOfFilesOneOfThemKept) {
+  scratch dir;
+  std::string const a = write_lineitem(dir, "a", 0.001, 30);
+  std::string const b = write_lineitem(dir, "b", 0.001, 31);
+  std::string const both = read_all(a) + read_all(b);
+  rowscan::session s(on_the_host());
+  EXPECT_EQ(answer_text(s.lineitem({a}, below({7}))), reference::lineitem_answer(read_all(a), {7}));
+  rowscan::lineitem::summary const got = s.lineitem({a, b}, below({3, 11}));  // a from its columns, b read
+  EXPECT_EQ(answer_text(got), reference::lineitem_answer(both, {3, 11}));
+  EXPECT_EQ(got.bytes, both.size());
+  EXPECT_EQ(s.lineitem({b, a}, below({5})).rows,
+            static_cast<std::uint64_t>(std::count(both.begin(), both.end(), '\n')));
+  rowscan::resident::cache_figures const f = s.cache();
+  EXPECT_EQ(f.loads, 2u);
+  EXPECT_EQ(f.hits, 3u);
+}
+
 TEST(SessionColumns, ASmallChunkIsReadAsTheCliReadsIt) {
   scratch dir;
   std::string const path = write_lineitem(dir, "l", 0.001, 6);
