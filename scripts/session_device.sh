@@ -43,6 +43,7 @@ timed() {
     [ -x "$data/bin/austin" ] && row "$1" "$(basename "$2")" austindonisan whole_process \
       "$(for r in 1 2 3 4 5; do wall_seconds "$data/bin/austin" "$2" "$cores"; done | median)"
   else
+    echo "the CLI's answer for $3 (the session's first answer is above): $("$exe" lineitem "$2" --suppkey-below "$3" | tr '\n' ' ')" >>"$log"
     row "$1" "$(basename "$2")" cli whole_process \
       "$(for r in 1 2 3 4 5; do wall_seconds "$exe" lineitem "$2" --suppkey-below "$3"; done | median)"
   fi

@@ -3,15 +3,21 @@
 // the scalar reference from the file and from the cache, files changed under it, two threads asking at
 // once (a budget for fewer files than they ask for), and the cache's own rules with a loader that counts.
 #include "rowscan/session.hpp"
+#include "rowscan/generate/lineitem.hpp"
+#include "rowscan/lineitem/format.hpp"
+#include "rowscan/session/kept_columns.hpp"
 #include "rowscan/stations/format.hpp"
 
+#include "reference/lineitem_reference.hpp"
 #include "reference/stations_reference.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <fcntl.h>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -133,6 +139,186 @@ TEST(Session, AFailedQueryKeepsNothingAndTheBytesAreAnsweredAgain) {
   std::string const good = dir.write("good", "A;1.0\n");
   EXPECT_THROW(s.stations({good}, {}, stop), rowscan::cancelled);
   EXPECT_EQ(s.cache().entries, 0u);
+}
+
+/// A lineitem table of `scale` (rowscan generate lineitem), written to `path`.
+std::string write_lineitem(scratch& dir, std::string const& name, double scale, std::uint64_t seed) {
+  std::string path = dir.write(name, "");
+  int const fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  rowscan::generate::write_lineitem(fd, {scale, seed});
+  ::close(fd);
+  return path;
+}
+
+std::string answer_text(rowscan::lineitem::summary const& s) { return rowscan::lineitem::format_text(s); }
+
+rowscan::lineitem::summarize_options below(std::vector<std::uint64_t> thresholds) {
+  rowscan::lineitem::summarize_options o;
+  o.suppkey_below = std::move(thresholds);
+  return o;
+}
+
+TEST(SessionColumns, LaterQueriesWithOtherThresholdsAreAnsweredFromTheColumns) {
+  scratch dir;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    std::mt19937_64 rng(seed);
+    std::string const path = write_lineitem(dir, "l" + std::to_string(seed), 0.002, seed);
+    std::string const text = read_all(path);
+    rowscan::session s(on_the_host());
+    for (int q = 0; q < 4; ++q) {
+      std::vector<std::uint64_t> thresholds(1 + rng() % 10);
+      for (std::uint64_t& z : thresholds) z = rng() % 25;
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", query " + std::to_string(q));
+      rowscan::lineitem::summary const got = s.lineitem({path}, below(thresholds));
+      EXPECT_EQ(answer_text(got), reference::lineitem_answer(text, thresholds));
+      EXPECT_EQ(got.bytes, text.size());
+      EXPECT_EQ(got.rows, static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n')));
+    }
+    rowscan::resident::cache_figures const f = s.cache();
+    EXPECT_EQ(f.loads, 1u);  // the file was read and parsed once
+    EXPECT_EQ(f.hits, 3u);
+    EXPECT_EQ(f.entries, 1u);
+    EXPECT_EQ(f.bytes, s.lineitem({path}, below({5})).rows * 12);  // 12 bytes a row, not the text
+    EXPECT_LT(f.bytes, text.size());
+  }
+}
+
+TEST(SessionColumns, AChangedFileIsReadAgain) {
+  scratch dir;
+  std::string const path = write_lineitem(dir, "l", 0.001, 4);
+  rowscan::session s(on_the_host());
+  EXPECT_EQ(answer_text(s.lineitem({path}, below({9}))), reference::lineitem_answer(read_all(path), {9}));
+  std::ofstream(path, std::ios::app) << "1|2|3|4|5|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|X|Y|z|\n";
+  std::string const text = read_all(path);
+  EXPECT_EQ(answer_text(s.lineitem({path}, below({9}))), reference::lineitem_answer(text, {9}));
+  EXPECT_EQ(answer_text(s.lineitem({path}, below({4, 9}))), reference::lineitem_answer(text, {4, 9}));
+  rowscan::resident::cache_figures const f = s.cache();
+  EXPECT_EQ(f.loads, 2u);
+  EXPECT_EQ(f.stale, 1u);
+  EXPECT_EQ(f.hits, 1u);
+  EXPECT_EQ(f.entries, 1u);
+}
+
+TEST(SessionColumns, TheBudgetIsNeverExceeded) {
+  scratch dir;
+  std::vector<std::string> paths;
+  std::uint64_t largest = 0;
+  for (int i = 0; i < 3; ++i) {
+    paths.push_back(write_lineitem(dir, "l" + std::to_string(i), 0.001 * (i + 1), 10 + i));
+    largest = std::max<std::uint64_t>(largest, read_all(paths.back()).size());
+  }
+  // Room for the reservation of the largest file (its text can hold at most that many columns), not for two.
+  std::uint64_t const budget = rowscan::most_column_bytes(largest) + 1;
+  rowscan::session s(on_the_host(budget));
+  std::mt19937_64 rng(7);
+  for (int q = 0; q < 12; ++q) {
+    std::size_t const i = rng() % paths.size();
+    std::uint64_t const z = rng() % 20;
+    SCOPED_TRACE("seed 7, query " + std::to_string(q));
+    EXPECT_EQ(answer_text(s.lineitem({paths[i]}, below({z}))), reference::lineitem_answer(read_all(paths[i]), {z}));
+    EXPECT_LE(s.cache().bytes, budget);
+  }
+  EXPECT_GT(s.cache().evictions, 0u);
+  EXPECT_GT(s.cache().hits, 0u);
+  rowscan::session none(on_the_host(rowscan::most_column_bytes(largest) - 1));  // no room to parse the largest
+  EXPECT_EQ(answer_text(none.lineitem({paths[2]}, below({3}))), reference::lineitem_answer(read_all(paths[2]), {3}));
+  EXPECT_EQ(none.cache().entries, 0u);
+  EXPECT_EQ(none.cache().bytes, 0u);
+}
+
+TEST(SessionColumns, AFileWithABadRowKeepsNothing) {
+  scratch dir;
+  std::string const good = write_lineitem(dir, "good", 0.001, 5);
+  std::string text = read_all(good);
+  std::string const bad_row = "1|2|3|4|x|6.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|X|Y|z|\n";
+  std::string const bad = dir.write("bad", text.substr(0, text.find('\n', text.size() / 2) + 1) + bad_row);
+  std::string const bad_text = read_all(bad);
+  rowscan::session s(on_the_host());
+  for (int q = 0; q < 2; ++q) {  // the same error each time: nothing of the file was kept
+    EXPECT_THROW(s.lineitem({bad}, below({5})), rowscan::input_error);
+    EXPECT_EQ(s.cache().entries, 0u);
+    EXPECT_EQ(s.cache().bytes, 0u);
+  }
+  rowscan::lineitem::summarize_options skipping = below({5});
+  skipping.skip_invalid = true;
+  rowscan::lineitem::summary const skipped = s.lineitem({bad}, skipping);
+  EXPECT_EQ(skipped.skipped.count(), 1u);
+  EXPECT_EQ(answer_text(skipped),
+            reference::lineitem_answer(bad_text.substr(0, bad_text.size() - bad_row.size()), {5}));
+  EXPECT_EQ(s.cache().entries, 0u);  // a file with a skipped row keeps nothing: its next query skips it again
+  EXPECT_EQ(s.lineitem({bad}, skipping).skipped.count(), 1u);
+  // Good rows before a good file's bad one: the good file is kept, the query still fails, as the CLI's does.
+  EXPECT_THROW(s.lineitem({good, bad}, below({5})), rowscan::input_error);
+  EXPECT_EQ(s.cache().entries, 1u);
+  // A clean file's columns serve a query that skips invalid rows too: it has none to skip.
+  rowscan::lineitem::summary const clean = s.lineitem({good}, skipping);
+  EXPECT_EQ(clean.skipped.count(), 0u);
+  EXPECT_EQ(answer_text(clean), reference::lineitem_answer(text, {5}));
+  EXPECT_EQ(s.cache().hits, 1u);
+}
+
+TEST(SessionColumns, TwoThreadsAskingAtOnce) {
+  scratch dir;
+  std::vector<std::string> paths, texts;
+  for (int i = 0; i < 3; ++i) {
+    paths.push_back(write_lineitem(dir, "l" + std::to_string(i), 0.0005, 20 + i));
+    texts.push_back(read_all(paths.back()));
+  }
+  // Room for two files' reservations: the third evicts.
+  std::uint64_t const budget =
+      2 * rowscan::most_column_bytes(std::max({texts[0].size(), texts[1].size(), texts[2].size()}));
+  rowscan::session s(on_the_host(budget));
+  std::atomic<int> wrong{0};
+  std::atomic<bool> over_budget{false};
+  auto ask = [&](std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    for (int q = 0; q < 12; ++q) {
+      std::size_t const i = rng() % paths.size();
+      std::vector<std::uint64_t> const z{rng() % 30, rng() % 30};
+      if (answer_text(s.lineitem({paths[i]}, below(z))) != reference::lineitem_answer(texts[i], z)) ++wrong;
+      if (s.cache().bytes > budget) over_budget = true;
+    }
+  };
+  std::thread first(ask, 1), second(ask, 2);
+  first.join();
+  second.join();
+  EXPECT_EQ(wrong.load(), 0) << "seeds 1 and 2";
+  EXPECT_FALSE(over_budget.load());
+  rowscan::resident::cache_figures const f = s.cache();
+  EXPECT_EQ(f.hits + f.misses, 24u);
+  EXPECT_GT(f.hits, 0u);
+  EXPECT_LE(f.entries, 3u);
+  EXPECT_LE(f.bytes, budget);
+}
+
+TEST(SessionColumns, AListOfFilesOneOfThemKept) {
+  scratch dir;
+  std::string const a = write_lineitem(dir, "a", 0.001, 30);
+  std::string const b = write_lineitem(dir, "b", 0.001, 31);
+  std::string const both = read_all(a) + read_all(b);
+  rowscan::session s(on_the_host());
+  EXPECT_EQ(answer_text(s.lineitem({a}, below({7}))), reference::lineitem_answer(read_all(a), {7}));
+  rowscan::lineitem::summary const got = s.lineitem({a, b}, below({3, 11}));  // a from its columns, b read
+  EXPECT_EQ(answer_text(got), reference::lineitem_answer(both, {3, 11}));
+  EXPECT_EQ(got.bytes, both.size());
+  EXPECT_EQ(s.lineitem({b, a}, below({5})).rows,
+            static_cast<std::uint64_t>(std::count(both.begin(), both.end(), '\n')));
+  rowscan::resident::cache_figures const f = s.cache();
+  EXPECT_EQ(f.loads, 2u);
+  EXPECT_EQ(f.hits, 3u);
+}
+
+TEST(SessionColumns, ASmallChunkIsReadAsTheCliReadsIt) {
+  scratch dir;
+  std::string const path = write_lineitem(dir, "l", 0.001, 6);
+  rowscan::session s(on_the_host());
+  s.lineitem({path}, below({5}));
+  rowscan::lineitem::summarize_options small = below({5});
+  small.chunk_size = 100;  // below the smallest chunk: the CLI's error, not an answer from the columns
+  EXPECT_THROW(s.lineitem({path}, small), rowscan::error);
+  small.chunk_size = 4096;  // carries shorter lines than the default chunk: read from the file
+  EXPECT_EQ(answer_text(s.lineitem({path}, small)), reference::lineitem_answer(read_all(path), {5}));
+  EXPECT_EQ(s.cache().hits, 0u);
 }
 
 TEST(ResidentText, KnowsItsLongestLine) {

@@ -2,14 +2,18 @@
 // rowscan/session.hpp: an engine kept for many queries, with a cache of the files it read.
 //
 // A program or a notebook that asks several questions of the same files keeps a session: it chooses its
-// engine once (and on a GPU makes its context once), and keeps the bytes of the files it has read in
-// memory (rowscan/session/resident_cache.hpp), so that a second query of a file reads no file. Each
-// query runs the same steps as the CLI's run of one process, and gives the same answer, errors and
+// engine once (and on a GPU makes its context once, and keeps its runs' streams and pools), and keeps what
+// it read of its files in memory (rowscan/session/resident_cache.hpp): their bytes, and for lineitem the
+// columns it parsed (rowscan/session/kept_columns.hpp), so that a second query of a file reads no file.
+// Each query runs the same steps as the CLI's run of one process, and gives the same answer, errors and
 // skipped lines, byte for byte when printed:
 //
-//   operands -inputs::resolve_inputs-> sources -resident_cache::acquire-> each plain file's resident text
-//   -inputs::share_of(all of it) -> inputs::fold_share (the engine's job: the driver's workers)
+//   stations: operands -inputs::resolve_inputs-> sources -resident_cache::acquire-> each plain file's resident
+//   text -inputs::share_of(all of it) -> inputs::fold_share (the engine's job: the driver's workers)
 //   -> the answer, or the first error in input order -> keep the loaded texts (or drop them on an error)
+//
+//   lineitem: sources -> each file in input order: its kept columns (their sums), or the CLI's run over it,
+//   parsing every block into columns, kept if every row was valid -> the answers added, the first error
 //
 // A session's member functions may be called from several threads at once; each query is a run of its
 // own on the session's engine.

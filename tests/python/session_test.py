@@ -294,6 +294,90 @@ class Cache(Directory):
         self.assertEqual((s.cache_info()["entries"], s.cache_info()["bytes"]), (0, 0))
 
 
+class LineitemCache(Directory):
+    """lineitem keeps each file's parsed columns (12 bytes a row), not its text."""
+
+    def table(self, name, seed, scale="0.002"):
+        path = os.path.join(self.dir, name)
+        cli("generate", "lineitem", "--scale", scale, "--seed", str(seed), "-o", path)
+        return path
+
+    def test_later_queries_read_no_file(self):
+        path = self.table("l.tbl", 1)
+        s = rowscan.Session(devices=DEVICES)
+        watch = FileWatch(path)
+        first = s.lineitem(path, suppkey_below=[5])
+        opens, reads = watch.events()
+        self.assertGreater(opens, 0)  # read once, and parsed into columns
+        self.assertGreater(reads, 0)
+        rng = random.Random(3)
+        for _ in range(4):
+            below = [rng.randint(0, 25) for _ in range(rng.randint(1, 12))]
+            z = ",".join(map(str, below))
+            with self.subTest(seed=3, suppkey_below=z):
+                text = cli("lineitem", path, "--suppkey-below", z)
+                json = cli("lineitem", path, "--suppkey-below", z, "--format", "json")
+                watch.events()  # the CLI's reads
+                got = s.lineitem(path, suppkey_below=below)
+                self.assertEqual(watch.events(), (0, 0))
+                self.assertEqual(got.text(), text)
+                self.assertEqual(got.text("json"), json)
+        watch.close()
+        info = s.cache_info()
+        self.assertEqual((info["loads"], info["hits"], info["entries"]), (1, 4, 1))
+        self.assertEqual(info["bytes"], first.rows * 12)  # the columns, far smaller than the text
+        self.assertLess(info["bytes"], os.path.getsize(path) / 5)
+
+    def test_a_changed_file_is_read_again(self):
+        path = self.table("l.tbl", 2, scale="0.001")
+        s = rowscan.Session(devices=DEVICES)
+        self.assertEqual(s.lineitem(path, suppkey_below=[7]).text(), cli("lineitem", path, "--suppkey-below", "7"))
+        with open(path, "ab") as f:  # one more row, same inode
+            f.write(b"1|2|3|4|50|1000.00|0.04|0.02|N|O|1996-03-13|1996-02-12|1996-03-22|X|Y|z|\n")
+        self.assertEqual(s.lineitem(path, suppkey_below=[7]).text(), cli("lineitem", path, "--suppkey-below", "7"))
+        info = s.cache_info()
+        self.assertEqual((info["loads"], info["stale"], info["hits"]), (2, 1, 0))
+
+    def test_budget_is_never_exceeded(self):
+        paths = [self.table("l%d.tbl" % i, 10 + i, scale="0.001") for i in range(3)]
+        # Room for a file's columns beside the reservation of another's (at most 12 bytes per 23 of its text),
+        # not for three files' columns.
+        s = rowscan.Session(devices=DEVICES, cache_bytes=max(os.path.getsize(p) for p in paths) * 7 // 10)
+        rng = random.Random(11)
+        for _ in range(9):
+            i = rng.randrange(len(paths))
+            z = str(rng.randint(0, 20))
+            self.assertEqual(s.lineitem(paths[i], suppkey_below=[int(z)]).text(),
+                             cli("lineitem", paths[i], "--suppkey-below", z))
+            self.assertLessEqual(s.cache_info()["bytes"], s.cache_info()["budget_bytes"])
+        self.assertGreater(s.cache_info()["hits"], 0)
+        self.assertGreater(s.cache_info()["evictions"], 0)
+
+    def test_a_bad_file_keeps_nothing(self):
+        good = self.table("good.tbl", 4, scale="0.001")
+        with open(good, "rb") as f:
+            rows = f.read().splitlines(keepends=True)
+        bad = self.write("bad.tbl", b"".join(rows[:50]) + b"1|2|x|4|5|6.00|0|0|N|O|a|b|c|d|e|f|\n" + b"".join(rows[50:]))
+        s = rowscan.Session(devices=DEVICES)
+        for _ in range(2):
+            with self.assertRaises(rowscan.InputError) as raised:
+                s.lineitem(bad, suppkey_below=[5])
+            self.assert_same_error(raised, "lineitem", bad, "--suppkey-below", "5")
+            self.assertEqual((s.cache_info()["entries"], s.cache_info()["bytes"]), (0, 0))
+        got = s.lineitem(bad, suppkey_below=[5], skip_invalid=True)
+        code, out, err = cli("lineitem", bad, "--suppkey-below", "5", "--skip-invalid", check=False)
+        self.assertEqual(got.text(), out)
+        self.assertEqual("rowscan: %s\n" % got.skipped["summary"], err)
+        self.assertEqual(s.cache_info()["entries"], 0)  # skipped rows: the columns are not the file's
+        s.lineitem(good, suppkey_below=[5])
+        clean = s.lineitem(good, suppkey_below=[5], skip_invalid=True)  # nothing to skip: from the columns
+        self.assertEqual(clean.text(), cli("lineitem", good, "--suppkey-below", "5", "--skip-invalid"))
+        self.assertEqual(clean.skipped["count"], 0)
+        self.assertEqual(s.cache_info()["hits"], 1)
+
+    def assert_same_error(self, raised, *args):
+        Errors.assert_same_error(self, raised, *args)
+
 class Interrupt(Directory):
     def test_ctrl_c_stops_a_query(self):
         path = os.path.join(self.dir, "big.txt")

@@ -11,6 +11,7 @@
 // The host systems keep nothing (their workers read the memory file itself): keep_on_device is false there.
 #pragma once
 
+#include "rowscan/context.hpp"
 #include "rowscan/job/driver.hpp"
 #include "rowscan/job/tally.hpp"
 #include "rowscan/system.hpp"
@@ -40,6 +41,16 @@ void drop_from_device(int fd);
 /// workload carries, a worker on another GPU): run_blocks_each then reads fd.
 bool run_resident(int fd, std::string const& label, job_options const& options, block_layout const& layout,
                   std::vector<worker_slot> const& workers, run_report& report);
+
+/// While a session holds them (hold_contexts(true), once for each session), the contexts that start_context makes are
+/// kept when their run ends, and a later run on the same GPU takes an idle one: its stream is made, and its pool
+/// holds the block-sized memory the last run asked for, so that a session's later query neither allocates nor
+/// frees it (each cudaFree waits for the whole device). hold_contexts(false) by the last holder frees them. Nothing
+/// under the host systems, whose contexts hold no stream.
+void hold_contexts(bool hold);
+
+/// start_context's context on the current GPU: a kept idle one while contexts are held, else a new one.
+context take_context();
 
 /// The driver's fold of one block of text in device-system memory (driver.cu): the worker's tally, folded
 /// again in halves if the device runs out of memory for the whole; file_offset places the block in errors.

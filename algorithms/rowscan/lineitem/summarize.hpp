@@ -14,11 +14,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
 namespace rowscan::lineitem {
 ROWSCAN_SYSTEM_BEGIN
+
+struct column_store;  // columns.hpp
 
 /// The stages --stats reports, in order.
 std::vector<std::string> stage_names();
@@ -35,6 +38,11 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
 /// summarize over each input of `inputs` in turn with the same workers: one answer for all of them,
 /// each input's report given to inputs.done (how one run folds a share's pieces).
 summary summarize_each(job::input_sequence& inputs, summarize_options const& options);
+
+/// summarize_each with every block parsed into columns, kept (worker_options::keep_columns): `kept` receives each
+/// worker's columns, the same answer computed from them (rowscan/session/kept_columns.hpp).
+summary summarize_keeping(job::input_sequence& inputs, summarize_options const& options,
+                          std::deque<column_store>& kept);
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::lineitem

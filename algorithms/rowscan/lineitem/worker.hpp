@@ -44,6 +44,9 @@ struct worker_options {
   std::vector<std::uint64_t> suppkey_below;  ///< the thresholds Z
   std::size_t chunk_size = 0;                ///< the run's chunk size, named in an overlong row's error
   bool skip_invalid = false;                 ///< leave bad rows out instead of stopping at the first
+  /// Keep each block's columns (kept()) for later queries: every block takes the step-by-step composition,
+  /// which stores them, instead of the one pass, which stores nothing.
+  bool keep_columns = false;
 };
 
 class worker final : public job::block_worker {
@@ -62,9 +65,13 @@ class worker final : public job::block_worker {
   double query_seconds() const { return query_seconds_; }
   /// Rows of the blocks that sums_below queried (the others were summed in one pass).
   std::uint64_t queried_rows() const { return queried_rows_; }
+  /// With keep_columns: the columns of every block folded so far (their valid rows), in the order this worker
+  /// folded them, once the worker's copies of them are done; the worker keeps none after.
+  column_store take_kept();
 
  private:
   std::size_t first_overlong_row(std::size_t size) const;
+  void keep_rows();
   std::string overlong_words(std::size_t max_line) const;
 
   context ctx_;
@@ -72,6 +79,8 @@ class worker final : public job::block_worker {
   block_observer* observer_;
   chunk_buffers buffers_;
   column_store store_;  // the block's rows; cleared for each block
+  column_store kept_;  // with keep_columns: every block's rows
+
   partial_sums sums_;
   std::uint64_t rows_ = 0;
   double query_seconds_ = 0;

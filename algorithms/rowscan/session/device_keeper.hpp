@@ -14,6 +14,9 @@ struct device_keeper {
   bool (*keep)(int fd, std::uint64_t bytes, std::uint64_t longest_line);
   void (*drop)(int fd);
   std::uint64_t (*free_bytes)();  ///< the current GPU's free memory now
+  /// true: a session starts, and the GPU's runs keep their workers' contexts for the next (a stream, and a pool
+  /// holding the block-sized memory); false: it ends, and the last to end frees them.
+  void (*hold_contexts)(bool hold);
 };
 
 /// The GPU engine's keeper; nullptr in a build without CUDA (the cpu preset).

@@ -343,7 +343,7 @@ std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& li
 
 context start_context(job_options const& options, run_report& report) {
   auto const start = std::chrono::steady_clock::now();
-  context ctx;
+  context ctx = take_context();  // a session's kept one, or a new one (resident_device.hpp)
   ctx.fail_allocations_above(options.fail_allocations_above);
   if (options.time_stages) ctx.observe_stages(&report.times);
   report.times.add(setup_stage, seconds_since(start));

@@ -22,6 +22,7 @@
 #include <thread>
 #include <unistd.h>
 #include <utility>
+#include <vector>
 
 namespace rowscan::job {
 ROWSCAN_SYSTEM_BEGIN
@@ -64,6 +65,17 @@ std::map<file_key, std::shared_ptr<device_copy>>& copies() {
   return *c;
 }
 
+/// The contexts kept for sessions (hold_contexts), each with its GPU, never destroyed but by hold_contexts.
+struct context_shelf {
+  std::mutex mutex;
+  unsigned holders = 0;
+  std::vector<std::pair<int, context>> kept;
+};
+context_shelf& shelf() {
+  static auto* s = new context_shelf;
+  return *s;
+}
+
 std::shared_ptr<device_copy> copy_of(int fd) {
   auto const key = key_of(fd);
   if (!key) return nullptr;
@@ -93,6 +105,54 @@ std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> blocks_of(de
 #endif
 
 }  // namespace
+
+void hold_contexts(bool hold) {
+#if ROWSCAN_HAS_CUB
+  std::vector<std::pair<int, context>> gone;
+  {
+    std::lock_guard<std::mutex> lock(shelf().mutex);
+    if (hold) {
+      ++shelf().holders;
+      return;
+    }
+    if (shelf().holders == 0 || --shelf().holders != 0) return;
+    gone = std::move(shelf().kept);
+  }
+  if (gone.empty()) return;
+  int const current = current_device();
+  while (!gone.empty()) {  // each freed with its GPU current (its stream and memory are that GPU's)
+    try {
+      use_device(gone.back().first);
+    } catch (...) {
+      // a GPU that cannot be made current: free what can be freed from here
+    }
+    gone.pop_back();
+  }
+  use_device(current);
+#else
+  (void)hold;
+#endif
+}
+
+context take_context() {
+#if ROWSCAN_HAS_CUB
+  int const device = current_device();
+  {
+    std::lock_guard<std::mutex> lock(shelf().mutex);
+    if (shelf().holders == 0) return context{};
+    for (auto const& [gpu, ctx] : shelf().kept) {
+      // Idle: no run holds a copy of it. memory() is a copy of the pool's owner: 2 with the shelf's own.
+      if (gpu == device && ctx.memory().use_count() == 2) return ctx;
+    }
+  }
+  context made;  // a stream and a pool: made outside the lock
+  std::lock_guard<std::mutex> lock(shelf().mutex);
+  if (shelf().holders != 0) shelf().kept.emplace_back(device, made);
+  return made;
+#else
+  return context{};
+#endif
+}
 
 bool kept_on_device(int fd) {
 #if ROWSCAN_HAS_CUB
@@ -243,7 +303,7 @@ std::uint64_t free_gpu_bytes() { return device_memory_info().free_bytes; }
 }  // namespace
 
 device_keeper const* gpu_keeper() {
-  static device_keeper const keeper{&job::keep_on_device, &job::drop_from_device, &free_gpu_bytes};
+  static device_keeper const keeper{&job::keep_on_device, &job::drop_from_device, &free_gpu_bytes, &job::hold_contexts};
   return &keeper;
 }
 }  // namespace rowscan

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -42,14 +43,17 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   return summarize_each(input, options);
 }
 
-summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
+namespace {
+
+/// summarize_each; with `kept`, each worker keeps its blocks' columns, and each worker's go there.
+summary summarize_with(job::input_sequence& inputs, summarize_options const& options, std::deque<column_store>* kept) {
   ROWSCAN_EXPECTS(!options.suppkey_below.empty(), "no l_suppkey threshold given");
   auto const start = std::chrono::steady_clock::now();
   summary out;
   out.times = job::stage_times(stage_names());
   out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
   job::worker_set<worker> workers(options, out, [&](context const& ctx) {
-    return worker(ctx, {options.suppkey_below, out.chunk_size, options.skip_invalid});
+    return worker(ctx, {options.suppkey_below, out.chunk_size, options.skip_invalid, kept != nullptr});
   });
   std::size_t const carried = std::min(out.chunk_size, max_carried_line);
   job::run_blocks_each(inputs, options, {out.chunk_size, carried, walk_padding_bytes}, workers.slots(), out);
@@ -60,11 +64,25 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
     out.rows += w->rows();
     out.query_seconds += w->query_seconds();
     out.queried_rows += w->queried_rows();
+    if (kept != nullptr) {
+      kept->push_back(w->take_kept());
+    }
   }
   for (threshold_result const& r : all) out.answers.push_back({r.suppkey_below, r.sum_cents, r.rows});
   out.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - out.query_seconds;
   job::timeline_mark("answer merged");
   return out;  // the workers go now: their device memory and streams are freed
+}
+
+}  // namespace
+
+summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
+  return summarize_with(inputs, options, nullptr);
+}
+
+summary summarize_keeping(job::input_sequence& inputs, summarize_options const& options,
+                          std::deque<column_store>& kept) {
+  return summarize_with(inputs, options, &kept);
 }
 
 ROWSCAN_SYSTEM_END

@@ -9,6 +9,7 @@
 #include "rowscan/records.hpp"
 #include "rowscan/stage.hpp"
 
+#include <thrust/copy.h>
 #include <thrust/find.h>
 
 #include <chrono>
@@ -43,7 +44,7 @@ worker::worker(context const& ctx, worker_options options, block_observer* obser
 job::tally worker::fold(char const* text, std::size_t size) {
   job::tally out;
   if (size == 0) return out;
-  if (observer_ == nullptr) {  // --explain shows the step-by-step composition below, always
+  if (observer_ == nullptr && !options_.keep_columns) {  // --explain shows the step-by-step composition, always
     std::optional<one_pass_result> clean;
     {
       stage_scope stage(ctx_, "one pass");
@@ -111,15 +112,41 @@ job::tally worker::fold(char const* text, std::size_t size) {
     drop_bad_rows(buffers_, store_, 0, ctx_);
   }
 
+  std::size_t const valid_rows = store_.size();
   auto const query_start = std::chrono::steady_clock::now();
   {
     stage_scope stage(ctx_, "query");
-    sums_ = merge(std::move(sums_), sums_below(store_, options_.suppkey_below, ctx_));  // the only change to the partial answer, made last: a bad_alloc before it leaves no trace
+    partial_sums block = sums_below(store_, options_.suppkey_below, ctx_);
+    if (options_.keep_columns) keep_rows();
+    // The only change to the partial answer, made last: a bad_alloc before it leaves no trace.
+    sums_ = merge(std::move(sums_), block);
   }
   query_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - query_start).count();
-  queried_rows_ += store_.size();
-  rows_ += store_.size();
+  queried_rows_ += valid_rows;
+  rows_ += valid_rows;
   return out;
+}
+
+/// Appends the block's columns to the kept ones, whose arrays grow by doubling (thrust::device_vector::resize), so
+/// that a block costs a copy of its rows and no allocation of its own; out of memory, the kept rows stay as they were.
+void worker::keep_rows() {
+  std::size_t const at = kept_.size();
+  try {
+    ctx_.resize(kept_.suppkey, at + store_.size());
+    ctx_.resize(kept_.quantity, at + store_.size());
+    ctx_.resize(kept_.price_cents, at + store_.size());
+  } catch (...) {
+    kept_.resize(at);  // shrinks what grew: never throws
+    throw;
+  }
+  thrust::copy(ctx_.policy(), store_.suppkey.begin(), store_.suppkey.end(), kept_.suppkey.begin() + at);
+  thrust::copy(ctx_.policy(), store_.quantity.begin(), store_.quantity.end(), kept_.quantity.begin() + at);
+  thrust::copy(ctx_.policy(), store_.price_cents.begin(), store_.price_cents.end(), kept_.price_cents.begin() + at);
+}
+
+column_store worker::take_kept() {
+  ctx_.synchronize();  // keep_rows's copies, on this worker's stream
+  return std::move(kept_);
 }
 
 job::bad_line worker::overlong_line(std::string_view prefix) const {

@@ -131,12 +131,26 @@ resident_cache::resident_cache(std::uint64_t budget_bytes, loader load)
   figures_.budget_bytes = budget_bytes;
 }
 
-void resident_cache::evict_one() {
-  std::shared_ptr<resident_text> const& last = used_order_.back();
-  entries_.erase({last->identity().device, last->identity().inode});
-  figures_.bytes -= last->bytes();
+void resident_cache::drop(std::map<key, std::list<std::shared_ptr<resident_entry>>::iterator>::iterator found) {
+  figures_.bytes -= (*found->second)->bytes();
   --figures_.entries;
-  used_order_.pop_back();
+  used_order_.erase(found->second);
+  entries_.erase(found);
+}
+
+void resident_cache::evict_one() { drop(entries_.find(key_of(*used_order_.back()))); }
+
+void resident_cache::insert(std::shared_ptr<resident_entry> entry) {
+  key const k = key_of(*entry);
+  auto const found = entries_.find(k);
+  if (found != entries_.end()) {  // an older version of the file
+    drop(found);
+    ++figures_.stale;
+  }
+  figures_.bytes += entry->bytes();
+  used_order_.push_front(std::move(entry));
+  entries_[k] = used_order_.begin();
+  ++figures_.entries;
 }
 
 resident_cache::held resident_cache::acquire(std::string const& path, std::string const& label) {
@@ -146,20 +160,15 @@ resident_cache::held resident_cache::acquire(std::string const& path, std::strin
     ++figures_.uncached;
     return {};
   }
-  key const k{id->device, id->inode};
-  auto const found = entries_.find(k);
+  auto const found = entries_.find({id->device, id->inode, entry_kind::text});
   if (found != entries_.end()) {
-    std::shared_ptr<resident_text> const entry = *found->second;
+    std::shared_ptr<resident_entry> const entry = *found->second;
     if (entry->identity() == *id) {
       used_order_.splice(used_order_.begin(), used_order_, found->second);
       ++figures_.hits;
-      return {entry, false};
+      return {std::static_pointer_cast<resident_text>(entry), false};
     }
-    // The file changed since it was loaded: its bytes go, and it is read again.
-    figures_.bytes -= entry->bytes();
-    --figures_.entries;
-    used_order_.erase(found->second);
-    entries_.erase(found);
+    drop(found);  // the file changed since it was loaded: its bytes go, and it is read again
     ++figures_.stale;
   }
   ++figures_.misses;
@@ -198,42 +207,98 @@ resident_cache::held resident_cache::acquire(std::string const& path, std::strin
   return {text, true};
 }
 
-bool resident_cache::holds(std::string const& path) const {
+bool resident_cache::holds(std::string const& path, entry_kind kind) const {
   auto const id = identity_of(path);
   if (!id) return false;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto const found = entries_.find({id->device, id->inode});
+  auto const found = entries_.find({id->device, id->inode, kind});
   return found != entries_.end() && (*found->second)->identity() == *id;
 }
 
 void resident_cache::keep(held const& h) {
   if (!h.loaded) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  key const k{h.text->identity().device, h.text->identity().inode};
-  auto const found = entries_.find(k);
-  if (found != entries_.end()) {
-    // Another query kept this file first (both loaded it at once), or an older version of it.
-    std::shared_ptr<resident_text> const entry = *found->second;
-    if (entry->identity() == h.text->identity()) {
-      figures_.bytes -= h.text->bytes();
-      ++figures_.discarded;
-      return;
-    }
-    figures_.bytes -= entry->bytes();
-    --figures_.entries;
-    used_order_.erase(found->second);
-    entries_.erase(found);
-    ++figures_.stale;
+  auto const found = entries_.find(key_of(*h.text));
+  if (found != entries_.end() && (*found->second)->identity() == h.text->identity()) {
+    // Another query kept this file first (both loaded it at once).
+    figures_.bytes -= h.text->bytes();
+    ++figures_.discarded;
+    return;
   }
-  used_order_.push_front(h.text);
-  entries_[k] = used_order_.begin();
-  ++figures_.entries;
+  figures_.bytes -= h.text->bytes();  // the reservation becomes the entry
+  insert(h.text);
 }
 
 void resident_cache::release(held const& h) {
   if (!h.loaded) return;
   std::lock_guard<std::mutex> lock(mutex_);
   figures_.bytes -= h.text->bytes();
+  ++figures_.discarded;
+}
+
+std::shared_ptr<resident_entry> resident_cache::find(entry_kind kind, std::string const& path,
+                                                     std::optional<file_identity>& id) {
+  id = identity_of(path);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!id) return nullptr;
+  auto const found = entries_.find({id->device, id->inode, kind});
+  if (found != entries_.end()) {
+    std::shared_ptr<resident_entry> entry = *found->second;
+    if (entry->identity() == *id) {
+      used_order_.splice(used_order_.begin(), used_order_, found->second);
+      ++figures_.hits;
+      return entry;
+    }
+    drop(found);  // the file changed since it was read: it is read again
+    ++figures_.stale;
+  }
+  ++figures_.misses;
+  return nullptr;
+}
+
+bool resident_cache::reserve(std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (bytes > budget_) {
+    ++figures_.uncached;
+    return false;
+  }
+  while (figures_.bytes + bytes > budget_ && !used_order_.empty()) {
+    evict_one();
+    ++figures_.evictions;
+  }
+  if (figures_.bytes + bytes > budget_) {  // loads under way hold the rest
+    ++figures_.uncached;
+    return false;
+  }
+  figures_.bytes += bytes;
+  return true;
+}
+
+void resident_cache::keep(std::shared_ptr<resident_entry> entry, std::uint64_t reserved) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  figures_.bytes -= reserved;
+  auto const found = entries_.find(key_of(*entry));
+  if (found != entries_.end() && (*found->second)->identity() == entry->identity()) {
+    ++figures_.discarded;  // another query kept this file first (both read it at once)
+    return;
+  }
+  // Never larger than its reservation when its maker keeps its word; if it is, room is made as for a load.
+  while (figures_.bytes + entry->bytes() > budget_ && !used_order_.empty()) {
+    evict_one();
+    ++figures_.evictions;
+  }
+  if (figures_.bytes + entry->bytes() > budget_) {
+    ++figures_.discarded;
+    return;
+  }
+  ++figures_.loads;
+  figures_.loaded_bytes += entry->bytes();
+  insert(std::move(entry));
+}
+
+void resident_cache::unreserve(std::uint64_t reserved) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  figures_.bytes -= reserved;
   ++figures_.discarded;
 }
 
