@@ -7,6 +7,7 @@
 #include "rowscan/inputs/outcome.hpp"
 #include "rowscan/inputs/workloads.hpp"
 #include "rowscan/job/devices.hpp"
+#include "rowscan/lineitem/merge_summaries.hpp"
 #include "rowscan/lineitem/workload.hpp"
 #include "rowscan/session/device_keeper.hpp"
 #include "rowscan/session/kept_columns.hpp"
