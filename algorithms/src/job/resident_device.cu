@@ -9,6 +9,8 @@
 #include "rowscan/session/device_keeper.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cerrno>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -46,6 +48,71 @@ struct device_copy {
     if (host != nullptr) ::munmap(const_cast<char*>(host), bytes);
   }
 };
+
+/// Copies `bytes` of the memory file on fd to `device` (on the current GPU), several threads at once, each
+/// through two page-locked staging buffers of its own: one is read into with pread while the other's copy
+/// runs. One cudaMemcpy from a mapping of the file is pageable: it touches the mapping a page at a time and
+/// crosses the bus at a fraction of its speed, seconds for a 1e9-row file (docs/python.md, "Measured").
+void copy_to_device(int fd, char* device, std::uint64_t bytes) {
+  constexpr std::size_t piece = std::size_t{32} << 20;
+  std::uint64_t const pieces = (bytes + piece - 1) / piece;
+  unsigned const threads =
+      static_cast<unsigned>(std::min<std::uint64_t>(pieces, std::clamp(std::thread::hardware_concurrency(), 1u, 16u)));
+  int gpu = 0;
+  check_cuda(cudaGetDevice(&gpu), "cannot tell the current GPU");
+  std::vector<std::exception_ptr> failures(threads);
+  // Thread t copies pieces t, t + threads, ...: the stripes interleave, so every thread ends at about once.
+  auto copy_stripe = [&](unsigned t) {
+    struct staging {  // a thread's stream, buffers and events, freed however the thread ends
+      cudaStream_t stream = nullptr;
+      std::array<void*, 2> buffer{};
+      std::array<cudaEvent_t, 2> copied{};
+      ~staging() {
+        if (stream != nullptr) (void)cudaStreamSynchronize(stream);
+        for (void* b : buffer) (void)cudaFreeHost(b);
+        for (cudaEvent_t e : copied) {
+          if (e != nullptr) (void)cudaEventDestroy(e);
+        }
+        if (stream != nullptr) (void)cudaStreamDestroy(stream);
+        (void)cudaGetLastError();
+      }
+    };
+    try {
+      check_cuda(cudaSetDevice(gpu), "cannot use the GPU of a session's file");
+      staging s;
+      check_cuda(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cannot make a copy stream");
+      for (int b = 0; b < 2; ++b) {
+        check_cuda(cudaHostAlloc(&s.buffer[b], piece, cudaHostAllocDefault), "cannot page-lock a staging buffer");
+        check_cuda(cudaEventCreateWithFlags(&s.copied[b], cudaEventDisableTiming), "cannot make a copy event");
+      }
+      int turn = 0;
+      for (std::uint64_t i = t; i < pieces; i += threads, turn ^= 1) {
+        std::uint64_t const begin = i * piece;
+        std::size_t const n = static_cast<std::size_t>(std::min<std::uint64_t>(piece, bytes - begin));
+        check_cuda(cudaEventSynchronize(s.copied[turn]), "cannot copy a file to the GPU");  // its last copy is done
+        char* const to = static_cast<char*>(s.buffer[turn]);
+        for (std::size_t got = 0; got < n;) {
+          ssize_t const r = ::pread(fd, to + got, n - got, static_cast<off_t>(begin + got));
+          if (r < 0 && errno == EINTR) continue;
+          if (r <= 0) throw error("cannot read a session's memory file to copy it to the GPU");
+          got += static_cast<std::size_t>(r);
+        }
+        check_cuda(cudaMemcpyAsync(device + begin, to, n, cudaMemcpyHostToDevice, s.stream), "cannot copy a file to the GPU");
+        check_cuda(cudaEventRecord(s.copied[turn], s.stream), "cannot copy a file to the GPU");
+      }
+      check_cuda(cudaStreamSynchronize(s.stream), "cannot copy a file to the GPU");
+    } catch (...) {
+      failures[t] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> copying;
+  for (unsigned t = 1; t < threads; ++t) copying.emplace_back(copy_stripe, t);
+  copy_stripe(0);
+  for (std::thread& c : copying) c.join();
+  for (std::exception_ptr const& f : failures) {
+    if (f) std::rethrow_exception(f);
+  }
+}
 
 using file_key = std::pair<std::uint64_t, std::uint64_t>;  // the memory file's device and inode
 
@@ -180,7 +247,7 @@ bool keep_on_device(int fd, std::uint64_t bytes, std::uint64_t longest_line) {
     return false;
   }
   copy->device = static_cast<char*>(device);
-  check_cuda(cudaMemcpy(copy->device, copy->host, bytes, cudaMemcpyHostToDevice), "cannot copy a file to the GPU");
+  copy_to_device(fd, copy->device, bytes);
   check_cuda(cudaMemset(copy->device + bytes, 0, copy_padding), "cannot clear the padding of a file on the GPU");
   std::lock_guard<std::mutex> lock(copies_mutex());
   copies()[*key] = std::move(copy);
