@@ -107,6 +107,9 @@ class worker final : public job::block_worker {
   key_table table_;                                        // at table_scales_
   key_table pending_;                                      // grouped blocks not yet merged into table_, at scales_
   key_table entries_, block_, next_pending_, next_table_;  // a fold's own arrays, kept for the next
+  // The table and the pending keys side by side, apart from entries_: sharing one array, the block's
+  // entries would grow back each block from the merge's size, every new element first filled with zeros.
+  key_table merged_;
   grouping_scratch scratch_;
   stations::station_dictionary dictionary_;  // table_'s keys, ids their rows
   stations::path_policy paths_;

@@ -340,8 +340,8 @@ job::tally worker::fold(char const* text, std::size_t size) {
   concatenate(pending_, scales_, block_, scales, next_pending_, ctx_);
   bool const merge = next_pending_.size() >= table_.size();
   if (merge) {
-    concatenate(table_, table_scales_, next_pending_, scales, entries_, ctx_);
-    group_entries(entries_, next_table_, scratch_, &compared, ctx_);
+    concatenate(table_, table_scales_, next_pending_, scales, merged_, ctx_);
+    group_entries(merged_, next_table_, scratch_, &compared, ctx_);
   }
   // The only changes to the partial answer, made last: a bad_alloc before them leaves no trace. Swaps
   // keep every array's capacity for the next block.
@@ -364,8 +364,8 @@ void worker::finish() {
 }
 
 void worker::merge_pending() {
-  concatenate(table_, table_scales_, pending_, scales_, entries_, ctx_);
-  group_entries(entries_, next_table_, scratch_, &compared_, ctx_);
+  concatenate(table_, table_scales_, pending_, scales_, merged_, ctx_);
+  group_entries(merged_, next_table_, scratch_, &compared_, ctx_);
   std::swap(table_, next_table_);
   table_scales_ = scales_;
   clear(pending_);
