@@ -402,8 +402,8 @@ std::size_t first_record_end(char const* data, std::size_t size, char quote) {
 
 /// Whether data[0, size) holds an odd number of `byte`s. Each of 32 one-byte lanes keeps the parity of
 /// its own bytes, so the loop is a compare and an xor per vector of bytes; std::count widens every match
-/// into a 64-bit sum, about 7 times the time on one core (docs/group.md, "Blocks and the reader"). This is
-/// the one pass over every byte that the reader's thread makes for quoted input.
+/// into a 64-bit sum, several times the time on one core (docs/group.md, "Blocks and the reader"). This
+/// is the one pass over every byte that the reader's thread makes for quoted input.
 bool odd_count(char const* data, std::size_t size, char byte) {
   constexpr std::size_t lanes = 32;
   unsigned char parity[lanes] = {};
