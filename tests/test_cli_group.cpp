@@ -295,6 +295,12 @@ TEST_F(CliGroup, ExplainShowsTheScanTheFieldsAndTheAnswer) {
   EXPECT_NE(r.out.find("        34     L             0       3            34                3  \n"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("       1  [15, 34)  1  ok  [16, +13)  (-1, 0)\n"), std::string::npos) << r.out;
+  // The second 32-byte word: no quotes, '\n's at 33 and 38, entered with even parity in the record that
+  // starts at 15 (the scan's value there).
+  EXPECT_NE(r.out.find("     1     32  ................................ / .1....1.........................           0"
+                       "                   2 / 0                0        2     15\n"),
+            std::string::npos)
+      << r.out;
   std::string const answer =
       "key,count,missing,min,mean,max,sum,key_hex\nLee,0,1,,,,,\n\"Lee, Ann\",1,0,2.5,2.5,2.5,2.5,\n"
       "\"say \"\"hi\"\"\nto\",1,0,-1.0,-1.0,-1.0,-1.0,\n";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The group workload's compositions against the scalar reference (reference/group_reference.hpp): the
-// quote-parity scan's algebra, find_records, and whole blocks folded by a worker.
+// quote-parity scan's algebra (bytes and 32-byte words), find_records, and whole blocks folded by a worker.
 #include "reference/group_reference.hpp"
 #include "rowscan/context.hpp"
 #include "rowscan/generate/sales.hpp"
@@ -24,6 +24,7 @@ namespace {
 using rowscan::group::quote_interval;
 using rowscan::group::quote_interval_plus;
 using rowscan::group::record_span;
+using rowscan::group::records_found;
 
 /// A text of quotes, newlines, delimiters and letters, each likely enough to meet the others.
 std::string random_text(std::mt19937_64& random, std::size_t size) {
@@ -111,17 +112,20 @@ TEST(GroupRecords, AnyBracketingOfALongTextGivesTheFold) {
 TEST(GroupRecords, QuoteIntervalPlusIsNotCommutative) {
   std::string const text = "\"\na";
   quote_interval const quote = fold_of(text, 0, 1), rest = fold_of(text, 1, 3);
-  EXPECT_EQ(quote_interval_plus{}(quote, rest).starts[0], 1u);  // the '\n' is quoted: one record
-  EXPECT_EQ(quote_interval_plus{}(rest, quote).starts[0], 2u);
+  EXPECT_EQ(quote_interval_plus{}(quote, rest).starts[0], 0u);  // the '\n' is quoted: it ends nothing
+  EXPECT_EQ(quote_interval_plus{}(rest, quote).starts[0], 1u);
 }
 
 /// find_records against the reference's records, checked record by record.
 void expect_reference_records(std::string const& text, char quote, thrust::device_vector<record_span>& records,
-                              thrust::device_vector<quote_interval>& whole, std::string const& what) {
+                              thrust::device_vector<records_found>& found, std::string const& what,
+                              std::size_t offset = 0) {
   rowscan::context ctx;
-  thrust::device_vector<char> device(text.begin(), text.end());
-  quote_interval const got_whole =
-      rowscan::group::find_records(thrust::raw_pointer_cast(device.data()), text.size(), quote, records, whole, ctx);
+  // The text `offset` bytes into an aligned buffer, so that its words start at any byte of it.
+  thrust::device_vector<char> device(offset + text.size(), 'x');
+  thrust::copy(text.begin(), text.end(), device.begin() + static_cast<std::ptrdiff_t>(offset));
+  records_found const got_whole = rowscan::group::find_records(thrust::raw_pointer_cast(device.data()) + offset,
+                                                               text.size(), quote, records, found, ctx);
   std::vector<record_span> got(records.size());
   if (!got.empty()) thrust::copy(records.begin(), records.end(), got.begin());
   auto const expected = reference::split_records(text, quote);
@@ -131,10 +135,26 @@ void expect_reference_records(std::string const& text, char quote, thrust::devic
     ASSERT_EQ(got[r].end, expected[r].end) << what << ", record " << r;
     ASSERT_EQ(got[r].line, expected[r].line) << what << ", record " << r;
   }
-  EXPECT_EQ(got_whole.starts[0], expected.size()) << what;
+  EXPECT_EQ(got_whole.records, expected.size()) << what;
   EXPECT_EQ(got_whole.lines, static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n'))) << what;
   auto const quotes = quote == 0 ? 0 : std::count(text.begin(), text.end(), quote);
-  EXPECT_EQ(got_whole.quotes, static_cast<std::uint32_t>(quotes % 2)) << what;
+  EXPECT_EQ(got_whole.open_quote, static_cast<std::uint32_t>(quotes % 2)) << what;
+#if !ROWSCAN_HAS_CUB
+  // The host worker's walk over the same words, with the parity in hand.
+  records_found const walked = rowscan::group::find_records_walking(thrust::raw_pointer_cast(device.data()) + offset,
+                                                                    text.size(), quote, records, ctx);
+  got.assign(records.size(), record_span{});
+  if (!got.empty()) thrust::copy(records.begin(), records.end(), got.begin());
+  ASSERT_EQ(got.size(), expected.size()) << what << ", walking";
+  for (std::size_t r = 0; r < got.size(); ++r) {
+    ASSERT_EQ(got[r].begin, expected[r].begin) << what << ", walking, record " << r;
+    ASSERT_EQ(got[r].end, expected[r].end) << what << ", walking, record " << r;
+    ASSERT_EQ(got[r].line, expected[r].line) << what << ", walking, record " << r;
+  }
+  EXPECT_EQ(walked.records, got_whole.records) << what << ", walking";
+  EXPECT_EQ(walked.lines, got_whole.lines) << what << ", walking";
+  EXPECT_EQ(walked.open_quote, got_whole.open_quote) << what << ", walking";
+#endif
 }
 
 /// A generated sales CSV (quoted fields, doubled quotes, the odd quoted newline) of `rows` records.
@@ -152,7 +172,7 @@ std::string sales_text(std::uint64_t rows, std::uint64_t seed, std::uint32_t cus
 /// quotes and newlines, found in turn with the same arrays (a larger block's records left in them).
 TEST(GroupRecords, FindRecordsOnTextsOfManyTiles) {
   thrust::device_vector<record_span> records;
-  thrust::device_vector<quote_interval> whole;
+  thrust::device_vector<records_found> whole;
   for (std::uint64_t rows : {20000u, 1000u, 30u}) {
     std::string const text = sales_text(rows, rows);
     expect_reference_records(text, '"', records, whole, "sales, " + std::to_string(rows) + " rows");
@@ -173,7 +193,7 @@ TEST(GroupRecords, FindRecordsMatchesTheParityReference) {
     for (char quote : {'"', '\0'}) {
       thrust::device_vector<char> device(text.begin(), text.end());
       thrust::device_vector<record_span> records;
-      quote_interval const whole =
+      records_found const whole =
           rowscan::group::find_records(thrust::raw_pointer_cast(device.data()), text.size(), quote, records, ctx);
       std::vector<record_span> got(records.size());
       thrust::copy(records.begin(), records.end(), got.begin());
@@ -208,6 +228,102 @@ TEST(GroupRecords, NamedCases) {
   EXPECT_EQ(spans("\"\"\"\n\"\n"), "[0,6)@0 ");        // a doubled quote, then a quoted newline
   EXPECT_EQ(spans("a\r\nb\r\n"), "[0,3)@0 [3,6)@1 ");  // CR LF
   EXPECT_EQ(spans("\"open\nno end"), "[0,12)@0 ");     // an open quote runs to the end
+}
+
+/// A text whose bytes at and next to every word boundary (for words that start `offset` bytes into an
+/// aligned buffer) are quotes, newlines or CRs more often than elsewhere.
+std::string boundary_text(std::mt19937_64& random, std::size_t size, std::size_t offset) {
+  static char const edges[] = "\"\"\"\n\n\r,a";
+  std::string text = random_text(random, size);
+  std::size_t const word = rowscan::group::quote_word_bytes;
+  for (std::size_t i = 0; i < size; ++i) {
+    std::size_t const in_word = (offset + i) % word;
+    if ((in_word == 0 || in_word == word - 1 || in_word == 1) && random() % 2 == 0)
+      text[i] = edges[random() % (sizeof edges - 1)];
+  }
+  return text;
+}
+
+/// Each word's interval, computed from its bit masks, equals the fold of its bytes' intervals: for texts
+/// at every offset into a word (a partial first word), of sizes that are and are not whole words.
+TEST(GroupRecords, WordIntervalIsTheFoldOfItsBytes) {
+  std::size_t const word = rowscan::group::quote_word_bytes;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    std::mt19937_64 random(seed);
+    std::size_t const offset = random() % word;
+    std::size_t const size = 1 + random() % (4 * word + 3);
+    std::string const text = boundary_text(random, size, offset);
+    char const quote = seed % 5 == 0 ? '\0' : '"';
+    thrust::device_vector<char> device(offset + size, 'x');
+    thrust::copy(text.begin(), text.end(), device.begin() + static_cast<std::ptrdiff_t>(offset));
+    char const* const data = thrust::raw_pointer_cast(device.data()) + offset;
+    std::size_t const words = rowscan::group::quote_word_count(data, size);
+    thrust::device_vector<quote_interval> own(words), scanned(words);
+    rowscan::context ctx;
+    rowscan::group::scan_quote_intervals(data, size, quote, thrust::raw_pointer_cast(own.data()),
+                                         thrust::raw_pointer_cast(scanned.data()), ctx);
+    std::vector<quote_interval> got(words), got_scanned(words);
+    thrust::copy(own.begin(), own.end(), got.begin());
+    thrust::copy(scanned.begin(), scanned.end(), got_scanned.begin());
+    std::uint32_t const head = rowscan::group::quote_word_head(data);
+    ASSERT_EQ(words, (head + size + word - 1) / word) << "seed " << seed;
+    rowscan::group::position_interval const at{text.data(), quote};
+    quote_interval before = rowscan::group::text_start();
+    for (std::size_t w = 0; w < words; ++w) {
+      std::int64_t const first = static_cast<std::int64_t>(w * word) - head;
+      std::size_t const begin = static_cast<std::size_t>(std::max<std::int64_t>(first, 0));
+      std::size_t const end =
+          std::min<std::size_t>(static_cast<std::size_t>(first + static_cast<std::int64_t>(word)), size);
+      quote_interval expected{{0, 0}, {0, 0}, {0, 0}, 0, 0};
+      for (std::size_t i = begin; i < end; ++i)
+        expected = quote_interval_plus{}(expected, at(static_cast<std::uint32_t>(i)));
+      ASSERT_TRUE(same(got[w], expected)) << "seed " << seed << ", offset " << offset << ", word " << w;
+      ASSERT_TRUE(same(got_scanned[w], before)) << "seed " << seed << ", offset " << offset << ", word " << w;
+      before = quote_interval_plus{}(before, expected);
+    }
+  }
+}
+
+/// The word-level find_records against the reference's parity walk, with quotes, newlines and CRs
+/// crowded at word boundaries, texts at every offset into a word and of sizes around whole words.
+TEST(GroupRecords, FindRecordsAtWordBoundaries) {
+  std::size_t const word = rowscan::group::quote_word_bytes;
+  thrust::device_vector<record_span> records;
+  thrust::device_vector<records_found> found;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    std::mt19937_64 random(seed);
+    std::size_t const offset = random() % word;
+    std::size_t const words = random() % 6;
+    std::size_t const size = words * word + (random() % 3 == 0 ? 0 : random() % word) + (seed % 7 == 0 ? word - 1 : 0);
+    std::string const text = boundary_text(random, size, offset);
+    for (char quote : {'"', '\0'}) {
+      expect_reference_records(text, quote, records, found,
+                               "seed " + std::to_string(seed) + ", offset " + std::to_string(offset) + ", " +
+                                   std::to_string(size) + " bytes, quote " + std::to_string(int(quote)),
+                               offset);
+    }
+  }
+}
+
+/// Named word-boundary cases: a quoted newline as a word's last byte, a record-ending one as its first,
+/// a doubled quote split by a boundary, a text of exactly one word and one more byte.
+TEST(GroupRecords, NamedWordBoundaryCases) {
+  thrust::device_vector<record_span> records;
+  thrust::device_vector<records_found> found;
+  std::size_t const word = rowscan::group::quote_word_bytes;
+  std::string quoted_newline_last = "\"" + std::string(word - 2, 'a') + "\n\"\n";  // '\n' at word - 1, quoted
+  std::string ending_newline_first = std::string(word, 'b') + "\nc\n";             // '\n' at word, ends one
+  std::string doubled_across = std::string(word - 1, 'd');
+  doubled_across[0] = '"';
+  doubled_across += "\"\"\"\n\n";  // `""` split by the boundary, then the closing quote
+  std::string one_word_and_a_byte = std::string(word, 'e') + "\n";
+  std::string open_at_end = std::string(word - 1, 'f') + "\"\n" + std::string(word, 'g');
+  for (std::string const& text :
+       {quoted_newline_last, ending_newline_first, doubled_across, one_word_and_a_byte, open_at_end}) {
+    for (std::size_t offset : {std::size_t{0}, std::size_t{1}, word - 1}) {
+      expect_reference_records(text, '"', records, found, "named case at offset " + std::to_string(offset), offset);
+    }
+  }
 }
 
 /// The answer of `text` (whole records) folded by a worker in blocks of about `block_records` records,

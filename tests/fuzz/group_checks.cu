@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The fuzzers' check of `rowscan group` (input_checks.hpp): any bytes as a quoted CSV.
-//   1. records: find_records (the quote-parity scan) and, on the host, find_records_walking against the
-//      reference's parity walk (reference::split_records);
+//   1. records: find_records (the quote-parity scan over words) and, on the host, find_records_walking
+//      (the same words walked with the parity in hand) against the reference's parity walk
+//      (reference::split_records);
 //   2. the pipeline (group::summarize_each, key column 1, value column 2) at chunk sizes 4096 and a
 //      size-derived one, against reference::group_answer: the same CSV answer, or the same first bad
 //      record (line and column). A chunk size that some record does not fit is skipped: such a record

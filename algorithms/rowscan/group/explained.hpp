@@ -13,6 +13,17 @@ namespace rowscan::group {
 /// stages, for printing.
 struct explained_group {
   summary answer;
+  // Per 32-byte word of the scan (records.hpp): its first position (negative for a misaligned text's
+  // first word), its quote and '\n' bits (bit j: byte j), its own interval's parity and records ended
+  // for each entry parity with where the latest next one starts, and the exclusive scan's value there
+  // for entry parity 0 (records started by its first byte, where the latest starts, the entry parity).
+  std::vector<std::int64_t> word_first;
+  std::vector<std::uint32_t> word_quotes, word_newlines;
+  std::vector<std::uint8_t> own_parity;
+  std::vector<std::uint32_t> own_ends[2], own_start[2];
+  std::vector<std::uint8_t> entry_parity;
+  std::vector<std::uint32_t> records_before, start_before;
+  // Per byte, what the word's scanned value implies there.
   std::vector<std::uint8_t> parity;                       ///< per byte: quotes in [0, i], mod 2
   std::vector<std::uint32_t> record_of;                   ///< per byte: 1-based record number
   std::vector<std::uint32_t> starts;                      ///< per byte: where its record starts

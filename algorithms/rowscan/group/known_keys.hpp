@@ -11,6 +11,11 @@
 //   host (a worker is one thread): each kept record's stats added to its id's row, then the rows merged
 //         into the table's; the ids index the rows, the grouping reduce_by_key would compute
 // The table's keys do not change, so the dictionary stays valid until the general path adds one.
+//
+// The ids and their limit are stations' own (station_id, stations::max_dictionary_size, which
+// worker.cu's over_limit test reads): nothing here assumes 16 bits, so a wider id there opens this path
+// to larger key sets (the generated sales file's 100,000 customers) with no change in group's code;
+// the GPU's sort_by_key then sorts the wider ids.
 #pragma once
 
 #include "rowscan/system.hpp"

@@ -76,7 +76,8 @@ struct key_table {
 struct grouping_scratch {
   thrust::device_vector<std::uint32_t> order;
   thrust::device_vector<std::uint64_t> sorted_hashes;
-  thrust::device_vector<std::uint32_t> firsts;
+  thrust::device_vector<std::uint32_t> firsts;        // only grows: room for a group per entry
+  std::vector<thrust::device_vector<stats>> reduced;  // per value column, only grows likewise
 };
 
 /// out = the entries of a followed by those of b, b's key bytes after a's. Each column of a is first

@@ -49,7 +49,7 @@ struct worker_options {
 /// A block's records and their fields, kept between blocks so that steady state does not reallocate.
 struct block_arrays {
   thrust::device_vector<record_span> records;
-  thrust::device_vector<quote_interval> whole;  ///< find_records' slot for the block's interval
+  thrust::device_vector<records_found> found;  ///< find_records' slot for the block's count
   thrust::device_vector<record_check> checks;
   thrust::device_vector<key_field> keys;
   thrust::device_vector<parsed_value> values;
@@ -83,7 +83,7 @@ class worker final : public job::block_worker {
   std::string overlong_words() const;
 #if ROWSCAN_HAS_CUB
   /// find_records for text without quotes: every line a record.
-  quote_interval unquoted_records(char const* text, std::size_t size, char last_byte);
+  records_found unquoted_records(char const* text, std::size_t size, char last_byte);
   thrust::device_vector<record_range> lines_;
   thrust::device_vector<std::uint32_t> line_count_;
 #endif
@@ -107,6 +107,9 @@ class worker final : public job::block_worker {
   key_table table_;                                        // at table_scales_
   key_table pending_;                                      // grouped blocks not yet merged into table_, at scales_
   key_table entries_, block_, next_pending_, next_table_;  // a fold's own arrays, kept for the next
+  // The table and the pending keys side by side, apart from entries_: sharing one array, the block's
+  // entries would grow back each block from the merge's size, every new element first filled with zeros.
+  key_table merged_;
   grouping_scratch scratch_;
   stations::station_dictionary dictionary_;  // table_'s keys, ids their rows
   stations::path_policy paths_;

@@ -32,7 +32,23 @@ std::string shown_byte(char c) {
 void write_explained(std::ostream& out, std::string const& text, group::explained_group const& e,
                      group::summarize_options const& options, std::vector<std::string> const& value_names,
                      group::output_format format) {
-  out << "stage 1, find records: inclusive_scan(quote_interval_plus) over every byte (docs/group.md)\n";
+  out << "stage 1, find records: exclusive_scan(quote_interval_plus) over 32-byte words (docs/group.md)\n";
+  out << "  word  first  quote bits / newline bits (byte 0 first)  own parity  records ended entered even / odd"
+         "  entered: parity  records  start\n";
+  auto const bit_string = [](std::uint32_t bits) {
+    std::string s(32, '.');
+    for (int j = 0; j < 32; ++j)
+      if ((bits >> j) & 1u) s[static_cast<std::size_t>(j)] = '1';
+    return s;
+  };
+  for (std::size_t w = 0; w < e.word_first.size(); ++w) {
+    out << "  " << std::setw(4) << w << "  " << std::setw(5) << e.word_first[w] << "  " << bit_string(e.word_quotes[w])
+        << " / " << bit_string(e.word_newlines[w]) << "  " << std::setw(10) << static_cast<int>(e.own_parity[w]) << "  "
+        << std::setw(18) << e.own_ends[0][w] << " / " << e.own_ends[1][w] << "  " << std::setw(15)
+        << static_cast<int>(e.entry_parity[w]) << "  " << std::setw(7) << e.records_before[w] << "  " << std::setw(5)
+        << e.start_before[w] << '\n';
+  }
+  out << "\n  each byte, from its word's entry state:\n";
   out << "  position  byte  quote parity  record  record start  lines before it  ends a record\n";
   for (std::size_t i = 0; i < text.size(); ++i) {
     bool const ends = i + 1 == text.size() || (text[i] == '\n' && e.parity[i] == 0);

@@ -14,8 +14,7 @@
 
 #include <thrust/copy.h>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/scan.h>
+#include <thrust/transform.h>
 
 #include <algorithm>
 #include <memory>
@@ -43,6 +42,16 @@ summary answer_of(job::worker_set<worker> const& workers, summary report) {
   }
   return report;
 }
+
+/// Word w's quote bits (high half) and '\n' bits (low half), for --explain.
+struct word_bits {
+  quote_words words;
+  ROWSCAN_HD std::uint64_t operator()(std::uint32_t w) const {
+    std::uint32_t q = 0, n = 0;
+    words.bits(w, &q, &n);
+    return (std::uint64_t{q} << 32) | n;
+  }
+};
 
 }  // namespace
 
@@ -80,26 +89,68 @@ explained_group explain(std::string const& text, std::string const& label, summa
   context ctx;
   explained_group out;
   worker w(ctx, {options.format, key_mask(options.key_bits), max_carried_record, false}, true);
-  thrust::device_vector<char> device_text(text.size() + key_padding_bytes, '\0');  // known_keys.hpp reads past a key
-  thrust::copy(text.begin(), text.end(), device_text.begin());
-  char const* const data = thrust::raw_pointer_cast(device_text.data());
+  // The text at a word's start (the words the walkthrough shows start at 0 on every system), and
+  // padding after it: known_keys.hpp reads past a key.
+  thrust::device_vector<char> device_text(quote_word_bytes + text.size() + key_padding_bytes, '\0');
+  std::uint32_t const head = quote_word_head(thrust::raw_pointer_cast(device_text.data()));
+  std::size_t const offset = head == 0 ? 0 : quote_word_bytes - head;
+  thrust::copy(text.begin(), text.end(), device_text.begin() + static_cast<std::ptrdiff_t>(offset));
+  char const* const data = thrust::raw_pointer_cast(device_text.data()) + offset;
   job::tally const t = w.fold(data, text.size());
   if (t.stop) throw job::located(*t.stop, label);
 
-  // The scan's output at every position, as find_records computes it (for the walkthrough).
+  // The word scan's input and output, as find_records computes them (for the walkthrough), and what
+  // they imply at every byte.
+  std::size_t const words = quote_word_count(data, text.size());
+  thrust::device_vector<quote_interval> own(words), scanned(words);
+  scan_quote_intervals(data, text.size(), options.format.quote, thrust::raw_pointer_cast(own.data()),
+                       thrust::raw_pointer_cast(scanned.data()), ctx);
+  std::vector<quote_interval> own_host(words), scanned_host(words);
+  copy_to_host(thrust::raw_pointer_cast(own.data()), words, own_host.data(), ctx);
+  copy_to_host(thrust::raw_pointer_cast(scanned.data()), words, scanned_host.data(), ctx);
+  quote_words const quoted(data, static_cast<std::uint32_t>(text.size()), options.format.quote);
+  thrust::device_vector<std::uint64_t> bits(words);
+  thrust::transform(ctx.policy(), thrust::counting_iterator<std::uint32_t>(0),
+                    thrust::counting_iterator<std::uint32_t>(static_cast<std::uint32_t>(words)), bits.begin(),
+                    word_bits{quoted});
+  std::vector<std::uint64_t> bits_host(words);
+  copy_to_host(thrust::raw_pointer_cast(bits.data()), words, bits_host.data(), ctx);
   std::size_t const n = text.size();
-  thrust::device_vector<quote_interval> scanned(n);
-  auto const intervals = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
-                                                         position_interval{data, options.format.quote});
-  thrust::inclusive_scan(ctx.policy(), intervals, intervals + static_cast<std::ptrdiff_t>(n), scanned.begin(),
-                         quote_interval_plus{});
-  std::vector<quote_interval> host(n);
-  copy_to_host(thrust::raw_pointer_cast(scanned.data()), n, host.data(), ctx);
-  for (quote_interval const& q : host) {
-    out.parity.push_back(static_cast<std::uint8_t>(q.quotes));
-    out.record_of.push_back(q.starts[0]);
-    out.starts.push_back(q.start[0]);
-    out.lines.push_back(q.lines_before[0]);
+  for (std::size_t w = 0; w < words; ++w) {
+    auto const q = static_cast<std::uint32_t>(bits_host[w] >> 32);
+    auto const nl = static_cast<std::uint32_t>(bits_host[w]);
+    quote_interval const& o = own_host[w];
+    quote_interval const& before = scanned_host[w];
+    out.word_first.push_back(quoted.first_position(static_cast<std::uint32_t>(w)));
+    out.word_quotes.push_back(q);
+    out.word_newlines.push_back(nl);
+    out.own_parity.push_back(static_cast<std::uint8_t>(o.quotes));
+    for (int s = 0; s < 2; ++s) {
+      out.own_ends[s].push_back(o.starts[s]);
+      out.own_start[s].push_back(o.start[s]);
+    }
+    out.entry_parity.push_back(static_cast<std::uint8_t>(before.quotes));
+    out.records_before.push_back(before.starts[0]);
+    out.start_before.push_back(before.start[0]);
+    // The word's bytes from its entry state: the same bits emit_word_records reads.
+    std::uint32_t parity = before.quotes, record = before.starts[0], start = before.start[0],
+                  lines = before.lines_before[0], lines_through = before.lines;
+    for (std::uint32_t j = 0; j < quote_word_bytes; ++j) {
+      std::int64_t const i = out.word_first.back() + j;
+      if (i < 0 || static_cast<std::size_t>(i) >= n) continue;
+      if ((q >> j) & 1u) parity ^= 1u;
+      out.parity.push_back(static_cast<std::uint8_t>(parity));
+      out.record_of.push_back(record);
+      out.starts.push_back(start);
+      out.lines.push_back(lines);
+      if (!((nl >> j) & 1u)) continue;
+      ++lines_through;
+      if (parity == 0) {
+        ++record;
+        start = static_cast<std::uint32_t>(i + 1);
+        lines = lines_through;
+      }
+    }
   }
   block_arrays const& a = w.arrays();
   std::vector<record_span> records(a.records.size());

@@ -191,29 +191,36 @@ void group_entries(key_table const& entries, key_table& out, grouping_scratch& s
     *compared = true;
   }
 
+  // The reduce writes into scratch arrays that only grow, and the groups (far fewer than the entries
+  // when keys repeat) are copied out: growing `out` back from the last block's groups to this block's
+  // entries would first fill every new element with zeros, 64 bytes an entry per column.
   auto& firsts = scratch.firsts;
-  ctx.resize(firsts, n);
+  ctx.grow(firsts, n);
+  scratch.reduced.resize(entries.columns.size());
   std::size_t groups = 0;
   for (std::size_t j = 0; j < entries.columns.size(); ++j) {
-    ctx.resize(out.columns[j], n);
+    auto& reduced = scratch.reduced[j];
+    ctx.grow(reduced, n);
     auto const values = thrust::make_permutation_iterator(entries.columns[j].begin(), order.begin());
     if (j == 0) {
       auto const ends = thrust::reduce_by_key(policy, order.begin(), order.end(), values, firsts.begin(),
-                                              out.columns[j].begin(), same_key{keys}, stats_plus{});
+                                              reduced.begin(), same_key{keys}, stats_plus{});
       groups = static_cast<std::size_t>(ends.first - firsts.begin());
     } else {
       thrust::reduce_by_key(policy, order.begin(), order.end(), values, thrust::make_discard_iterator(),
-                            out.columns[j].begin(), same_key{keys}, stats_plus{});
+                            reduced.begin(), same_key{keys}, stats_plus{});
     }
-    out.columns[j].resize(groups);  // shrinking writes nothing
+    ctx.resize(out.columns[j], groups);
+    thrust::copy(policy, reduced.begin(), reduced.begin() + static_cast<std::ptrdiff_t>(groups),
+                 out.columns[j].begin());
   }
-  firsts.resize(groups);
+  auto const firsts_end = firsts.begin() + static_cast<std::ptrdiff_t>(groups);
 
   ctx.resize(out.hashes, groups);
   ctx.resize(out.sizes, groups);
   ctx.resize(out.offsets, groups);
-  thrust::gather(policy, firsts.begin(), firsts.end(), entries.hashes.begin(), out.hashes.begin());
-  thrust::gather(policy, firsts.begin(), firsts.end(), entries.sizes.begin(), out.sizes.begin());
+  thrust::gather(policy, firsts.begin(), firsts_end, entries.hashes.begin(), out.hashes.begin());
+  thrust::gather(policy, firsts.begin(), firsts_end, entries.sizes.begin(), out.sizes.begin());
   auto const wide_sizes = thrust::make_transform_iterator(out.sizes.begin(), widened{});
   thrust::exclusive_scan(policy, wide_sizes, wide_sizes + static_cast<std::ptrdiff_t>(groups), out.offsets.begin(),
                          std::uint64_t{0});

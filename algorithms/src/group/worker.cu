@@ -213,23 +213,25 @@ job::tally worker::fold(char const* text, std::size_t size) {
   auto const policy = ctx_.policy();
   char last_byte = 0;
   copy_to_host(text + size - 1, 1, &last_byte, ctx_);
-  quote_interval whole;
+  records_found found;
   {
     stage_scope stage(ctx_, "find records");
 #if !ROWSCAN_HAS_CUB
-    // A host worker is one thread: it walks (--explain shows the scan, the composition the GPU runs).
+    // A host worker is one thread: it walks the words with the parity in hand (--explain shows the
+    // scan, the composition the GPU runs).
     if (!explained_)
-      whole = find_records_walking(text, size, plan_.quote, arrays_.records, ctx_);
+      found = find_records_walking(text, size, plan_.quote, arrays_.records, ctx_);
     else
 #else
-    // Without quotes every '\n' ends a record: the lines of records.hpp (a scan over 16-byte words).
+    // Without quotes every '\n' ends a record: the lines of rowscan/records.hpp (a scan over 16-byte
+    // words whose element is 8 bytes, where the quote scan's is 28).
     if (plan_.quote == 0 && !explained_)
-      whole = unquoted_records(text, size, last_byte);
+      found = unquoted_records(text, size, last_byte);
     else
 #endif
-      whole = find_records(text, size, plan_.quote, arrays_.records, arrays_.whole, ctx_);
+      found = find_records(text, size, plan_.quote, arrays_.records, arrays_.found, ctx_);
   }
-  out.lines = whole.lines + (last_byte != '\n' ? 1 : 0);
+  out.lines = found.lines + (last_byte != '\n' ? 1 : 0);
   auto const rows = static_cast<std::uint32_t>(arrays_.records.size());
   {
     stage_scope stage(ctx_, "find fields");
@@ -338,8 +340,8 @@ job::tally worker::fold(char const* text, std::size_t size) {
   concatenate(pending_, scales_, block_, scales, next_pending_, ctx_);
   bool const merge = next_pending_.size() >= table_.size();
   if (merge) {
-    concatenate(table_, table_scales_, next_pending_, scales, entries_, ctx_);
-    group_entries(entries_, next_table_, scratch_, &compared, ctx_);
+    concatenate(table_, table_scales_, next_pending_, scales, merged_, ctx_);
+    group_entries(merged_, next_table_, scratch_, &compared, ctx_);
   }
   // The only changes to the partial answer, made last: a bad_alloc before them leaves no trace. Swaps
   // keep every array's capacity for the next block.
@@ -362,8 +364,8 @@ void worker::finish() {
 }
 
 void worker::merge_pending() {
-  concatenate(table_, table_scales_, pending_, scales_, entries_, ctx_);
-  group_entries(entries_, next_table_, scratch_, &compared_, ctx_);
+  concatenate(table_, table_scales_, pending_, scales_, merged_, ctx_);
+  group_entries(merged_, next_table_, scratch_, &compared_, ctx_);
   std::swap(table_, next_table_);
   table_scales_ = scales_;
   clear(pending_);
@@ -441,15 +443,14 @@ bool worker::fold_known_in_order(known_key_id const& id_of, std::vector<unsigned
 #endif
 
 #if ROWSCAN_HAS_CUB
-quote_interval worker::unquoted_records(char const* text, std::size_t size, char last_byte) {
+records_found worker::unquoted_records(char const* text, std::size_t size, char last_byte) {
   ctx_.grow(line_count_, 1);
   find_lines_in_one_scan(text, size, usual_record_bytes, lines_, thrust::raw_pointer_cast(line_count_.data()), ctx_);
   auto const n = static_cast<std::uint32_t>(lines_.size());
   ctx_.resize(arrays_.records, n);
   thrust::transform(ctx_.policy(), lines_.begin(), lines_.end(), thrust::counting_iterator<std::uint32_t>(0),
                     arrays_.records.begin(), numbered_line{});
-  quote_interval whole{{n, 0}, {0, 0}, {0, 0}, n - (last_byte != '\n' ? 1u : 0u), 0};
-  return whole;
+  return records_found{n, n - (last_byte != '\n' ? 1u : 0u), 0};
 }
 #endif
 

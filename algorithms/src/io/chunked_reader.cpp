@@ -400,12 +400,29 @@ std::size_t first_record_end(char const* data, std::size_t size, char quote) {
   return 0;
 }
 
+/// Whether data[0, size) holds an odd number of `byte`s. Each of 32 one-byte lanes keeps the parity of
+/// its own bytes, so the loop is a compare and an xor per vector of bytes; std::count widens every match
+/// into a 64-bit sum, several times the time on one core (docs/group.md, "Blocks and the reader"). This
+/// is the one pass over every byte that the reader's thread makes for quoted input.
+bool odd_count(char const* data, std::size_t size, char byte) {
+  constexpr std::size_t lanes = 32;
+  unsigned char parity[lanes] = {};
+  std::size_t i = 0;
+  for (; i + lanes <= size; i += lanes) {
+    for (std::size_t k = 0; k < lanes; ++k) parity[k] ^= static_cast<unsigned char>(data[i + k] == byte);
+  }
+  unsigned char odd = 0;
+  for (unsigned char p : parity) odd ^= p;
+  for (; i < size; ++i) odd ^= static_cast<unsigned char>(data[i] == byte);
+  return odd != 0;
+}
+
 /// Where the last record of data[0, size) that ends there ends (after its '\n'), looking back no further
 /// than `from`; 0 if none ends at or after it. Records start at data[0], so a '\n' ends one when the
-/// quotes before it are even: their count over the whole text (std::count, which compilers vectorize)
-/// gives the parity at the end, and a walk back from the end undoes it quote by quote.
+/// quotes before it are even: the parity of their count over the whole text (odd_count) gives the parity
+/// at the end, and a walk back from the end undoes it quote by quote.
 std::size_t last_record_end(char const* data, std::size_t size, std::size_t from, char quote) {
-  bool odd = (std::count(data, data + size, quote) & 1) != 0;  // parity before position i, walking down
+  bool odd = odd_count(data, size, quote);  // parity before position i, walking down
   for (std::size_t i = size; i > from; --i) {
     char const c = data[i - 1];
     if (c == quote) odd = !odd;
