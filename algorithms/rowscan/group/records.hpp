@@ -95,8 +95,10 @@ struct quote_interval {
 struct quote_interval_plus {
   ROWSCAN_HD quote_interval operator()(quote_interval const& left, quote_interval const& right) const {
     quote_interval out;
+    // Masked to one bit: CUB's exclusive scan also combines values it then discards, among them a warp's
+    // first lane's undefined prefix, and an index taken from such a value must stay inside starts[2].
     for (int s = 0; s < 2; ++s) {
-      int const middle = s ^ static_cast<int>(left.quotes);
+      int const middle = s ^ static_cast<int>(left.quotes & 1u);
       bool const later = right.starts[middle] > 0;
       out.starts[s] = left.starts[s] + right.starts[middle];
       out.start[s] = later ? right.start[middle] : left.start[s];
