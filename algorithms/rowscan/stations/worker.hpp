@@ -52,7 +52,7 @@ constexpr std::size_t first_learning_piece = std::size_t{64} << 10;
 /// as much at 300,000, and 1.1 to 1.4 times it at 1,000,000, where each worker learns each station from
 /// one of its five lines, rebuilds a dictionary of up to a million stations four times, and each lookup
 /// waits on memory (docs/stations.md, "A million stations").
-constexpr std::size_t wide_fold_up_to_stations = std::size_t{1} << 17;
+constexpr std::size_t wide_fold_up_to_stations = max_wide_fold_stations;
 
 /// Readable bytes a block's text needs after its end: the fast path reads names with aligned 8-byte loads.
 constexpr std::size_t text_padding_bytes = 16;
