@@ -272,7 +272,8 @@ TEST(LineFromStart, WideIdsNameThreeHundredThousandStations) {
     for (std::size_t i = 0; i < names.size(); i += key_mask == ~std::uint64_t{0} ? 1 : 7) {
       ASSERT_EQ(id_of(names[i]), static_cast<wide_station_id>(i)) << "name '" << names[i] << "'";
     }
-    for (std::string const& name : unknown) ASSERT_EQ(id_of(name), wide_dictionary_view::unknown) << "name '" << name << "'";
+    for (std::string const& name : unknown)
+      ASSERT_EQ(id_of(name), wide_dictionary_view::unknown) << "name '" << name << "'";
   }
 }
 

@@ -171,12 +171,13 @@ TEST(Stations, PastTheSixteenBitIds) {
     std::vector<unsigned> workers;
     std::vector<unsigned> key_bits;
   };
-  for (shape const& s : light<std::vector<shape>>({{70000, 4, {1, 2}, {64, 3}}, {120000, 2, {1, 2}, {64}}, {300000, 2, {1}, {64}}},
-                                                   {{70000, 4, {1}, {64}}})) {
+  for (shape const& s : light<std::vector<shape>>(
+           {{70000, 4, {1, 2}, {64, 3}}, {120000, 2, {1, 2}, {64}}, {300000, 2, {1}, {64}}}, {{70000, 4, {1}, {64}}})) {
     std::size_t const stations = s.stations;
     auto const seed = static_cast<std::uint32_t>(stations);
     std::string const text =
-        support::with_bad_lines(seed, random_station_lines(stations, s.lines_a_station * stations, seed), 20000, stations_workload::bad_lines());
+        support::with_bad_lines(seed, random_station_lines(stations, s.lines_a_station * stations, seed), 20000,
+                                stations_workload::bad_lines());
     std::vector<reference::skipped_line> skipped;
     std::string const expected = reference::stations_answer(text, &skipped);
     ASSERT_FALSE(skipped.empty());

@@ -274,8 +274,7 @@ struct basic_dictionary_view {
 
 #if !ROWSCAN_HAS_CUB
   /// find_long_words, out of line (find_words says why).
-  [[gnu::noinline]] Id find_long_name(char const* name, std::uint32_t size, std::uint64_t w0,
-                                              std::uint64_t w1) const {
+  [[gnu::noinline]] Id find_long_name(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
     return find_long_words(name, size, w0, w1);
   }
 #endif
@@ -301,7 +300,7 @@ struct basic_dictionary_view {
   /// The walk of the name's bucket, for a name that is not its first station: its key (lookup_key,
   /// masked, as the caller computed it) among the bucket's, then the name itself.
   ROWSCAN_HD Id find_in_bucket(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1,
-                                       std::uint64_t key) const {
+                               std::uint64_t key) const {
     name_words const read{name};
     auto const bucket = static_cast<std::uint32_t>(key >> (64 - directory_bits));  // (bits <= 16 < 64)
     basic_dictionary_entry<Id> const* e = entries + directory[bucket];

@@ -99,9 +99,7 @@ class worker final : public job::block_worker {
   job::tally fold_wide(char const* text, std::size_t size);
   /// Whether the next block is fold_wide's: the table is over max_dictionary_size stations and at most
   /// wide_fold_up_to_stations.
-  bool wide_fold() const {
-    return station_dictionary::over_limit(table_) && table_.size() <= wide_fold_up_to_stations;
-  }
+  bool wide_fold() const { return station_dictionary::over_limit(table_) && table_.size() <= wide_fold_up_to_stations; }
   /// fold_general of the lines set aside by the fast reducer (valid lines, none reported), which then
   /// holds none.
   void fold_set_aside(std::size_t block_size);

@@ -236,7 +236,8 @@ lines_taken fast_reducer::fold_unknown_aside(char const* text, std::size_t size,
                                              station_table& table, std::string& unknown) {
   stage_scope stage(ctx_, "find + parse + fold");
   detail::check_text_size(size);
-  wide_line_walk walk{text, static_cast<std::uint32_t>(size), dictionary, thrust::raw_pointer_cast(table.stats.data()), &unknown};
+  wide_line_walk walk{text, static_cast<std::uint32_t>(size), dictionary, thrust::raw_pointer_cast(table.stats.data()),
+                      &unknown};
   walk.run();
   return {walk.lines, walk.at};
 }

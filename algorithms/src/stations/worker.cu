@@ -195,7 +195,7 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
 
 #if !ROWSCAN_HAS_CUB
 job::tally worker::fold_wide(char const* text, std::size_t size) {
-  job::tally block;  // the lines folded so far; block.bytes is where the next one starts
+  job::tally block;      // the lines folded so far; block.bytes is where the next one starts
   bool general = false;  // some lines went to the general path
   while (block.bytes < size) {
     std::size_t const aside_before = set_aside_.size();
