@@ -234,6 +234,49 @@ TEST(LineFromStart, NamesThatShareTheirFirstWordsOrDifferOnlyInSizeAreToldApart)
   }
 }
 
+// A dictionary of 32-bit ids (the host's past 65,535 stations): 300,000 random names of 1 to 40 bytes,
+// each line of a known name read to its id (up to 299,999, far above the 16-bit sentinel) and each other
+// name refused, with whole keys and with keys of 12 bits (about 73 names a key: the bucket walks).
+TEST(LineFromStart, WideIdsNameThreeHundredThousandStations) {
+  constexpr std::size_t stations = 300000;
+  for (std::uint64_t key_mask : {~std::uint64_t{0}, std::uint64_t{0xFFF} << 52}) {
+    std::uint32_t const seed = key_mask == ~std::uint64_t{0} ? 11 : 12;
+    SCOPED_TRACE("seed=" + std::to_string(seed) + " key_mask=" + std::to_string(key_mask));
+    std::mt19937 rng(seed);
+    std::map<std::string, wide_station_id> ids;
+    std::vector<std::string> names;
+    std::vector<std::string> unknown;
+    while (names.size() < stations || unknown.size() < 1000) {
+      std::string name(1 + rng() % 40, 'x');
+      for (char& c : name) c = static_cast<char>('0' + rng() % 75);
+      for (char& c : name) c = c == ';' ? ':' : c;  // a name holds no ';'
+      if (ids.count(name) != 0 || std::find(unknown.begin(), unknown.end(), name) != unknown.end()) continue;
+      if (names.size() < stations) {
+        ids.emplace(name, static_cast<wide_station_id>(names.size()));
+        names.push_back(name);
+      } else {
+        unknown.push_back(name);
+      }
+    }
+    rowscan::context ctx;
+    station_table table;
+    table.names = rowscan::make_strings_column(names);
+    table.keys = rowscan::device_buffer<std::uint64_t>(names.size());
+    wide_station_dictionary dictionary(key_mask);
+    wide_dictionary_view const view = dictionary.view(table, ctx);
+    auto id_of = [&](std::string const& name) {
+      std::string const line = name + ";-12.5\n";
+      std::string const padded = line + std::string(text_padding_bytes, '\0');
+      return read_station_line_from_start(padded.data(), 0, static_cast<std::uint32_t>(line.size()), view).id;
+    };
+    for (std::size_t i = 0; i < names.size(); i += key_mask == ~std::uint64_t{0} ? 1 : 7) {
+      ASSERT_EQ(id_of(names[i]), static_cast<wide_station_id>(i)) << "name '" << names[i] << "'";
+    }
+    for (std::string const& name : unknown)
+      ASSERT_EQ(id_of(name), wide_dictionary_view::unknown) << "name '" << name << "'";
+  }
+}
+
 // The search for a line's first ';' in its first 16 bytes against a scalar search, on random bytes
 // weighted to ';' (the masks' borrows come from bytes below it), and on each position of one ';'.
 TEST(LineFromStart, TheSearchForTheFirstSemicolonAgreesWithAScalarSearch) {

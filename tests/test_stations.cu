@@ -105,8 +105,9 @@ std::string every_station_then_again(std::size_t stations, std::uint32_t seed) {
   return text;
 }
 
-// The fast path names at most max_fast_path_stations stations; one more sends every later block down the
-// general path, whose merges keep the names of the running table where they are. Both sides of the limit
+// The fast path names at most max_fast_path_stations stations by 16-bit ids; one more sends every later
+// block of the GPU down the general path, whose merges keep the names of the running table where they
+// are, and the host's workers on to 32-bit ids. Both sides of the limit
 // give the reference's answer, with one worker and with two, and with 3-bit keys that make every merge
 // compare names.
 TEST(Stations, EitherSideOfTheFastPathLimit) {
@@ -124,8 +125,88 @@ TEST(Stations, EitherSideOfTheFastPathLimit) {
         options.key_bits = key_bits;
         rowscan::stations::summary const result = summarize_text(text, options);
         EXPECT_EQ(onebrc(result), expected);
-        if (workers == 1) {  // the second half's blocks begin over the limit, or at it
-          EXPECT_EQ(result.over_limit_chunks > 0, stations > limit);
+        if (workers == 1) {
+#if ROWSCAN_HAS_CUB
+          EXPECT_EQ(result.over_limit_chunks > 0, stations > limit);  // the second half's blocks begin over it
+#else
+          // On the host 32-bit ids go on past the limit: the second half's blocks, every station known,
+          // take the fast path.
+          EXPECT_EQ(result.over_limit_chunks, 0u);
+          EXPECT_GT(result.fast_chunks, 0u);
+#endif
+        }
+      }
+    }
+  }
+}
+
+/// Station s as a name of 1 to 42 bytes: its number, then a letter repeated, so that names of every
+/// lookup shape (at most 8, 16 and 24 bytes, and longer) come up, and long ones share their ends.
+std::string varied_name(std::size_t s) {
+  return std::to_string(s) + std::string(s % 37, static_cast<char>('a' + s % 26));
+}
+
+/// `lines` lines, each of a station drawn at random from `stations` (seed), so that a worker keeps
+/// meeting new stations while its table grows.
+std::string random_station_lines(std::size_t stations, std::size_t lines, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string text;
+  for (std::size_t i = 0; i < lines; ++i) {
+    int const tenths = static_cast<int>(rng() % 1999) - 999;
+    text += varied_name(rng() % stations) + ";" + tenths_text(tenths) + "\n";
+  }
+  return text;
+}
+
+// Past 65,535 stations a host worker names them by 32-bit ids (up to wide_fold_up_to_stations) and sets
+// the lines of stations it does not know aside for the general path; past that every block is general.
+// Random lines over 70,000 names (four lines a name, so that a worker meets more than 65,535 of them),
+// 120,000 (two a name) and 300,000 (one a name: a worker meets more than 131,072, past the 32-bit fold),
+// with bad lines mixed in, give the reference's answer and skipped lines, and strict runs stop at the
+// reference's first bad line; with one worker and with two, and at 70,000 with 3-bit keys that make the
+// general path compare names.
+TEST(Stations, PastTheSixteenBitIds) {
+  struct shape {
+    std::size_t stations;
+    std::size_t lines_a_station;
+    std::vector<unsigned> workers;
+    std::vector<unsigned> key_bits;
+  };
+  for (shape const& s : light<std::vector<shape>>(
+           {{70000, 4, {1, 2}, {64, 3}}, {120000, 2, {1}, {64}}, {300000, 1, {1}, {64}}}, {{70000, 4, {1}, {64}}})) {
+    std::size_t const stations = s.stations;
+    auto const seed = static_cast<std::uint32_t>(stations);
+    std::string const text =
+        support::with_bad_lines(seed, random_station_lines(stations, s.lines_a_station * stations, seed), 20000,
+                                stations_workload::bad_lines());
+    std::vector<reference::skipped_line> skipped;
+    std::string const expected = reference::stations_answer(text, &skipped);
+    ASSERT_FALSE(skipped.empty());
+    for (unsigned workers : s.workers) {
+      for (unsigned key_bits : s.key_bits) {
+        SCOPED_TRACE("stations=" + std::to_string(stations) + " workers=" + std::to_string(workers) +
+                     " key_bits=" + std::to_string(key_bits) + " seed=" + std::to_string(seed));
+        summarize_options options;
+        options.chunk_size = std::size_t{256} << 10;
+        options.workers = workers;
+        options.key_bits = key_bits;
+        options.skip_invalid = true;
+        rowscan::stations::summary const result = summarize_text(text, options);
+        EXPECT_EQ(onebrc(result), expected);
+        EXPECT_EQ(result.lines, static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n')));
+        ASSERT_EQ(result.skipped.count(), skipped.size());
+        for (std::size_t i = 0; i < result.skipped.first().size(); ++i) {
+          EXPECT_EQ(result.skipped.first()[i].line(), skipped[i].line);
+          EXPECT_EQ(result.skipped.first()[i].byte_offset(), skipped[i].byte_offset);
+        }
+        if (workers == 1) EXPECT_GT(result.over_limit_chunks, 0u);
+        options.skip_invalid = false;
+        try {
+          summarize_text(text, options);
+          ADD_FAILURE() << "accepted a bad line";
+        } catch (rowscan::input_error const& e) {
+          EXPECT_EQ(e.line(), skipped.front().line);
+          EXPECT_EQ(e.byte_offset(), skipped.front().byte_offset);
         }
       }
     }

@@ -38,6 +38,41 @@ constexpr station_id needs_general_path = 0xFFFF;
 constexpr std::size_t max_dictionary_size = max_fast_path_stations;
 static_assert(max_dictionary_size == needs_general_path, "every id below the sentinel names a station");
 
+/// The host systems' ids past max_dictionary_size stations: 32 bits. There a worker folds each line into
+/// its station's row by the id, so the id's width costs only the dictionary's bytes; the GPU's fold sorts
+/// its ids, and 16 bits keep that sort short (docs/stations.md, "A million stations").
+using wide_station_id = std::uint32_t;
+/// The most stations a wide dictionary names (its directory must hold every position, and the sentinel).
+constexpr std::size_t max_wide_dictionary_size = 0xFFFFFFFEu;
+
+/// Sizes of the dictionary's arrays for ids of type Id: the sentinel, the largest dictionary and the
+/// directory's buckets.
+template <class Id>
+struct id_layout;
+
+template <>
+struct id_layout<station_id> {
+  static constexpr std::size_t max_stations = max_dictionary_size;
+  static constexpr std::uint32_t max_directory_bits = 16;
+  static constexpr std::size_t buckets_per_station = ROWSCAN_HAS_CUB ? 4 : 16;
+};
+
+/// A wide dictionary (over 65,535 stations) has four buckets a station, as the GPU's: sixteen would make
+/// its directory and first ids 128 bytes a station, read at random; with four (32 bytes) about 88% of
+/// names are their bucket's first station, found without a walk.
+template <>
+struct id_layout<wide_station_id> {
+  static constexpr std::size_t max_stations = max_wide_dictionary_size;
+  static constexpr std::uint32_t max_directory_bits = 24;
+  static constexpr std::size_t buckets_per_station = 4;
+};
+
+/// The sentinel id of a dictionary with ids of type Id: all ones, above every station's.
+template <class Id>
+ROWSCAN_HD constexpr Id unknown_station() {
+  return static_cast<Id>(~Id{0});
+}
+
 /// The shortest valid line with its '\n' ("a;0.0\n"): a chunk of n bytes has at most n / 6 + 1 lines.
 constexpr std::size_t min_line_bytes = 6;
 
@@ -49,18 +84,21 @@ constexpr std::size_t min_line_bytes = 6;
 /// stations' 8,192 buckets (16 KiB) stay in a core's L1 cache; 10,000 stations' 65,536 (128 KiB) in its
 /// L2, and more measured slower there (docs/data/host_lookup-h100.csv).
 constexpr std::uint32_t min_directory_bits = 8;
-constexpr std::uint32_t max_directory_bits = 16;
-constexpr std::size_t directory_buckets_per_station = ROWSCAN_HAS_CUB ? 4 : 16;
+constexpr std::uint32_t max_directory_bits = id_layout<station_id>::max_directory_bits;
+constexpr std::size_t directory_buckets_per_station = id_layout<station_id>::buckets_per_station;
 
 /// A directory entry: the first entry of a bucket (dictionaries hold at most max_dictionary_size, so 16
 /// bits hold every position up to the end), half the bytes of a 32-bit index to keep in a core's cache.
 using directory_index = std::uint16_t;
 static_assert(max_dictionary_size <= 0xFFFF, "directory_index must hold every position");
 
-/// The directory's bits for a dictionary of `stations` names.
-ROWSCAN_HD inline std::uint32_t directory_bits_for(std::size_t stations) {
+/// The directory's bits for a dictionary of `stations` names with ids of type Id.
+template <class Id = station_id>
+ROWSCAN_HD std::uint32_t directory_bits_for(std::size_t stations) {
   std::uint32_t bits = min_directory_bits;
-  while (bits < max_directory_bits && (std::size_t{1} << bits) < directory_buckets_per_station * stations) ++bits;
+  while (bits < id_layout<Id>::max_directory_bits &&
+         (std::size_t{1} << bits) < id_layout<Id>::buckets_per_station * stations)
+    ++bits;
   return bits;
 }
 
@@ -132,14 +170,16 @@ struct text_word {
   ROWSCAN_HD std::uint64_t operator()(std::uint32_t i) const { return read.word_at(8 * i); }
 };
 
-/// What a lookup reads of one station, in one 16-byte load: its lookup key, where its padded name
-/// words start, its size and its id (its place in the table).
-struct dictionary_entry {
+/// What a lookup reads of one station, in one 16-byte load (24 with a wide id): its lookup key, where
+/// its padded name words start, its size and its id (its place in the table).
+template <class Id>
+struct basic_dictionary_entry {
   std::uint64_t key;
   std::uint32_t first_word;  ///< the name starts at words[first_word]
   std::uint16_t size;        ///< the name's bytes
-  station_id id;
+  Id id;
 };
+using dictionary_entry = basic_dictionary_entry<station_id>;
 
 /// A station's name as a lookup compares it first, with the bucket's first id: its first two words (zero
 /// above its end) and its size. Indexed by station id; one more, of size 0, that no name matches.
@@ -161,7 +201,10 @@ struct long_name_record {
 
 /// Orders entries by key, for lower_bound.
 struct entry_key_below {
-  ROWSCAN_HD bool operator()(dictionary_entry const& e, std::uint64_t key) const { return e.key < key; }
+  template <class Entry>
+  ROWSCAN_HD bool operator()(Entry const& e, std::uint64_t key) const {
+    return e.key < key;
+  }
 };
 
 /// Whether a name of more than 16 bytes equals the padded words theirs from byte 16 on: full words,
@@ -176,20 +219,26 @@ ROWSCAN_HD inline bool same_after_16(std::uint64_t const* theirs, name_words con
 
 /// The known stations, laid out for lookups: one entry per station in lookup_key order (equal keys
 /// adjacent), the directory, and each name zero-padded to whole words so a comparison is a few 8-byte
-/// loads.
-struct dictionary_view {
-  dictionary_entry const* entries;
-  directory_index const* directory;
+/// loads. Id is station_id (16 bits), or wide_station_id for the host systems' dictionaries past
+/// max_dictionary_size stations; the directory's entries are of the same type, to hold every position.
+template <class Id>
+struct basic_dictionary_view {
+  using id_type = Id;
+  /// find's answer for a name the dictionary does not know.
+  static constexpr Id unknown = unknown_station<Id>();
+
+  basic_dictionary_entry<Id> const* entries;
+  Id const* directory;
   std::uint64_t const* words;         ///< every name's padded words, back to back
-  station_id const* first_ids;        ///< per bucket, the id of its first entry (for an empty one, of the next)
+  Id const* first_ids;                ///< per bucket, the id of its first entry (for an empty one, of the next)
   name_record const* name_records;    ///< per station id, and one of size 0 for the id after the last
   long_name_record const* long_names; ///< per station id, the same count
   std::uint64_t key_mask;
   std::uint32_t directory_bits;       ///< a key's bucket is its top directory_bits bits
 
-  /// The id of the station named by the size bytes at name, or needs_general_path.
-  ROWSCAN_HD station_id find(char const* name, std::uint32_t size) const {
-    if (size > max_name_bytes) return needs_general_path;
+  /// The id of the station named by the size bytes at name, or unknown.
+  ROWSCAN_HD Id find(char const* name, std::uint32_t size) const {
+    if (size > max_name_bytes) return unknown;
     name_words const read{name};
     // Names of at most 16 bytes (most of them) take no branch on their size: both first words are
     // read (the second is 0 past the name's end).
@@ -198,7 +247,7 @@ struct dictionary_view {
 
   /// find, given the name's first two words as name_words reads them (zero above the name's end; w1 is
   /// 0 for a name of at most 8 bytes): a parse that has loaded them already passes them on.
-  ROWSCAN_HD station_id find_words(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
+  ROWSCAN_HD Id find_words(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
 #if !ROWSCAN_HAS_CUB
     // On the host a name over 16 bytes is looked up out of line. Its word loop stays out of the host
     // fold's loop, and the compiler no longer keeps that loop's values ready for a call on every line.
@@ -217,7 +266,7 @@ struct dictionary_view {
     // (docs/performance.md, "The host engine"; docs/gpu-profile.md; docs/data/host_lookup-h100.csv,
     // docs/data/fast_path_parse-h100.csv).
     std::uint64_t const key = lookup_key(w0, w1, 0, 0, size) & key_mask;
-    station_id const first = first_ids[key >> (64 - directory_bits)];
+    Id const first = first_ids[key >> (64 - directory_bits)];
     name_record const& theirs = name_records[first];
     if ((theirs.size == size) & (theirs.w0 == w0) & (theirs.w1 == w1)) return first;
     return find_in_bucket(name, size, w0, w1, key);
@@ -225,8 +274,7 @@ struct dictionary_view {
 
 #if !ROWSCAN_HAS_CUB
   /// find_long_words, out of line (find_words says why).
-  [[gnu::noinline]] station_id find_long_name(char const* name, std::uint32_t size, std::uint64_t w0,
-                                              std::uint64_t w1) const {
+  [[gnu::noinline]] Id find_long_name(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
     return find_long_words(name, size, w0, w1);
   }
 #endif
@@ -237,11 +285,11 @@ struct dictionary_view {
   /// alone waited for the directory, the entry and the stored name one after another; this waits for two
   /// loads, which pays where many names are long (docs/performance.md, "Long names by their bucket's first
   /// station"; docs/data/host_long_names-h100x2.csv).
-  ROWSCAN_HD station_id find_long_words(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
+  ROWSCAN_HD Id find_long_words(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1) const {
     name_words const read{name};
     std::uint64_t const tail = read.word_at(size - 8);  // size > 16: inside the name
     std::uint64_t const key = lookup_key(w0, w1, tail, middle_key(text_word{read}, size), size) & key_mask;
-    station_id const first = first_ids[key >> (64 - directory_bits)];
+    Id const first = first_ids[key >> (64 - directory_bits)];
     name_record const& theirs = name_records[first];
     long_name_record const& rest = long_names[first];  // read beside theirs: both by the same id
     bool const head = (theirs.size == size) & (theirs.w0 == w0) & (theirs.w1 == w1) & (rest.tail == tail);
@@ -251,12 +299,12 @@ struct dictionary_view {
 
   /// The walk of the name's bucket, for a name that is not its first station: its key (lookup_key,
   /// masked, as the caller computed it) among the bucket's, then the name itself.
-  ROWSCAN_HD station_id find_in_bucket(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1,
-                                       std::uint64_t key) const {
+  ROWSCAN_HD Id find_in_bucket(char const* name, std::uint32_t size, std::uint64_t w0, std::uint64_t w1,
+                               std::uint64_t key) const {
     name_words const read{name};
     auto const bucket = static_cast<std::uint32_t>(key >> (64 - directory_bits));  // (bits <= 16 < 64)
-    dictionary_entry const* e = entries + directory[bucket];
-    dictionary_entry const* const end = entries + directory[bucket + 1];
+    basic_dictionary_entry<Id> const* e = entries + directory[bucket];
+    basic_dictionary_entry<Id> const* const end = entries + directory[bucket + 1];
     // A bucket holds a quarter of a key on average: a few steps find the first key not below ours,
     // where a binary search would mispredict its branches (it stays for full buckets: --key-bits).
     if (end - e > 4) e = thrust::lower_bound(thrust::seq, e, end, key, entry_key_below{});
@@ -267,9 +315,13 @@ struct dictionary_view {
       bool const head = (theirs[0] == w0) & ((size <= 8) | (theirs[1] == w1));
       if (head && (size <= 16 || same_after_16(theirs, read, size))) return e->id;
     }
-    return needs_general_path;
+    return unknown;
   }
 };
+/// The 16-bit view: the GPU's fast path, and the host's up to max_dictionary_size stations.
+using dictionary_view = basic_dictionary_view<station_id>;
+/// The host systems' view past max_dictionary_size stations.
+using wide_dictionary_view = basic_dictionary_view<wide_station_id>;
 
 /// Parses "...;-?d?d.d" from the end of the line [begin, stop): the tenths and the ';' position.
 ROWSCAN_HD inline bool temperature_at_end(char const* text, std::uint32_t begin, std::uint32_t stop, std::int16_t& tenths,

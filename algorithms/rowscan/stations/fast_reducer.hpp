@@ -21,6 +21,17 @@
 //   transform(merge_stats) into the table's stats
 // The ids index the rows directly: the grouping reduce_by_key would compute, with nothing to sort.
 // --explain (an observer) keeps the sorted composition, whose arrays it shows.
+//
+// Past max_dictionary_size stations (up to wide_fold_up_to_stations, worker.hpp) a host worker's
+// dictionary has 32-bit ids (wide_dictionary_view), and fold_unknown_aside walks the whole block:
+//   read_station_line_from_start, line after line  -> a known station's line: into its row of the table
+//                                                     (no block rows: a block meets a few of a million)
+//                                                  -> a valid line of a station the dictionary does not
+//                                                     know: its bytes appended to `unknown`, for the
+//                                                     general path, and the walk goes on
+//                                                  -> a bad line (or an unterminated last one): it stops
+// so that a block with a few new stations among a million known ones sends only those lines to the
+// general path (docs/stations.md, "A million stations").
 #pragma once
 
 #include "rowscan/system.hpp"
@@ -38,6 +49,7 @@
 #include <climits>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace rowscan::stations {
@@ -73,6 +85,13 @@ class fast_reducer {
   /// into table's stats, up to the first line that dictionary does not know (a new station or a bad
   /// line), and says how far it went. No observer sees it.
   lines_taken fold_known_lines(char const* text, std::size_t size, dictionary_view dictionary, station_table& table);
+
+  /// The host systems' fast path past max_dictionary_size stations (on one thread): folds each line
+  /// of text[0, size) that dictionary knows into table's stats, appends each other valid line ('\n'
+  /// included) to `unknown`, and stops at the first bad line or unterminated last line. Says how far it
+  /// went; its lines count those appended.
+  lines_taken fold_unknown_aside(char const* text, std::size_t size, wide_dictionary_view dictionary,
+                                 station_table& table, std::string& unknown);
 #endif
 
  private:

@@ -79,18 +79,21 @@ inline short_name short_name_by_words(std::uint64_t w0, std::uint64_t w1) {
 }  // namespace from_start
 
 /// A line read from its start: its station and reading, and where the line after it starts.
-struct station_line {
-  station_id id;  ///< needs_general_path: not a valid line of a known station (then nothing else is set)
+template <class Id>
+struct basic_station_line {
+  Id id;  ///< the dictionary's unknown id: not a valid line of a known station (then nothing else is set)
   std::int16_t tenths;
   std::uint32_t next;
 };
+using station_line = basic_station_line<station_id>;
 
 /// Reads the line that starts at text[begin] (begin < size; host memory followed by text_padding_bytes
 /// readable bytes).
-inline station_line read_station_line_from_start(char const* text, std::uint32_t begin, std::uint32_t size,
-                                                 dictionary_view const& dictionary) {
+template <class Id>
+inline basic_station_line<Id> read_station_line_from_start(char const* text, std::uint32_t begin, std::uint32_t size,
+                                                           basic_dictionary_view<Id> const& dictionary) {
   using namespace from_start;
-  station_line const refused{needs_general_path, 0, begin};
+  basic_station_line<Id> const refused{basic_dictionary_view<Id>::unknown, 0, begin};
   char const* const line = text + begin;
   std::uint32_t const left = size - begin;
   name_words const words{line};  // 8-byte loads from the line's start (the text's padding keeps them inside)
@@ -139,7 +142,7 @@ inline station_line read_station_line_from_start(char const* text, std::uint32_t
   // products below stay under bit 24, and those above are multiples of 1 << 34 (the ones digit's
   // 100 << 32 is 25 << 34).
   auto const value = static_cast<std::int32_t>((((x & 0x0f000f0full) * 0x640a0001ull) >> 24) & 0x3ff);
-  station_id const id = dictionary.find_words(line, separator, name0, name1);
+  Id const id = dictionary.find_words(line, separator, name0, name1);
   auto const tenths = static_cast<std::int16_t>((value ^ -static_cast<std::int32_t>(negative)) + static_cast<std::int32_t>(negative));
   return {id, tenths, begin + end + 1};
 }

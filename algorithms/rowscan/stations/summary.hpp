@@ -16,6 +16,12 @@ namespace rowscan::stations {
 /// 64-bit key and merges the block's stations into the table (docs/stations.md, "A million stations").
 constexpr std::size_t max_fast_path_stations = 65535;
 
+/// The host systems' workers go on past max_fast_path_stations with 32-bit ids, up to this many stations:
+/// a block's lines of known stations are folded by id, and only the others take the general path. Past
+/// it every later block takes the general path (rowscan/stations/worker.hpp, wide_fold_up_to_stations,
+/// says why it stops there).
+constexpr std::size_t max_wide_fold_stations = std::size_t{1} << 17;
+
 /// The smallest chunk accepted: room for the longest valid line, so a chunk without '\n' is an error.
 constexpr std::size_t min_chunk_size = 128;
 

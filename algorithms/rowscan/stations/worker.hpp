@@ -10,6 +10,12 @@
 //   block -> fast_reducer.fold_known_lines up to the first unknown line
 //         -> the stations the run's other workers learned since (shared_stations)    -> again, or
 //         -> general_grouper.fold(a piece from there: 64 KiB, then twice as much each time) -> again
+// and past max_dictionary_size stations, up to wide_fold_up_to_stations (fold_wide), with 32-bit ids:
+//   block -> fast_reducer.fold_unknown_aside: known lines folded, valid unknown ones set aside
+//         -> a block's worth set aside (or partial()): general_grouper.fold(them) into the pending
+//            table, which joins the table
+//            (and the dictionary is rebuilt) once the lines folded into it number half of the stations
+//         -> a bad line: general_grouper.fold(a piece from there) reports it or takes it -> again
 //
 // The worker's partial answer is its station table (table.hpp): every station of the blocks it folded,
 // in key order. Two partial answers merge with merge_tables, the same sort_by_key + reduce_by_key
@@ -30,6 +36,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace rowscan::stations {
@@ -38,6 +45,14 @@ ROWSCAN_SYSTEM_BEGIN
 /// The host systems' first piece for the general path in a block (worker::fold_in_order): about 4,000
 /// lines, enough to meet all of the official 413 stations.
 constexpr std::size_t first_learning_piece = std::size_t{64} << 10;
+
+/// The host systems' workers fold by 32-bit ids (worker::fold_wide) while their table holds more than
+/// max_dictionary_size stations and at most this many; past it every block takes the general path. On 1e7
+/// rows the wide fold took 0.8 times the general path's CPU time at 65,536 and 120,000 stations, about
+/// as much at 300,000, and 1.1 to 1.4 times it at 1,000,000, where each worker learns each station from
+/// one of its five lines, rebuilds a dictionary of up to a million stations four times, and each lookup
+/// waits on memory (docs/stations.md, "A million stations").
+constexpr std::size_t wide_fold_up_to_stations = max_wide_fold_stations;
 
 /// Readable bytes a block's text needs after its end: the fast path reads names with aligned 8-byte loads.
 constexpr std::size_t text_padding_bytes = 16;
@@ -78,7 +93,21 @@ class worker final : public job::block_worker {
   /// learns from a few KiB rather than a whole block, and a block that keeps meeting new stations
   /// rebuilds its dictionary only a few times.
   job::tally fold_in_order(char const* text, std::size_t size);
+  /// fold_in_order past max_dictionary_size stations: the fast reducer folds the lines of known stations
+  /// by 32-bit ids and sets the others aside, and the general path folds those set aside into pending_
+  /// (docs/stations.md, "A million stations").
+  job::tally fold_wide(char const* text, std::size_t size);
+  /// Whether the next block is fold_wide's: the table is over max_dictionary_size stations and at most
+  /// wide_fold_up_to_stations.
+  bool wide_fold() const { return station_dictionary::over_limit(table_) && table_.size() <= wide_fold_up_to_stations; }
+  /// fold_general of the lines set aside by the fast reducer (valid lines, none reported), which then
+  /// holds none.
+  void fold_set_aside(std::size_t block_size);
 #endif
+  /// Whether pending_ should join the table now: once it holds as many stations (the GPU's, where every
+  /// block is general), or on the host systems, whose fast path knows only the table's stations, once the
+  /// lines folded into it number half of the stations.
+  bool pending_due() const;
 
   /// The general path's fold of a block: into the table, or, once the table is over the fast path's
   /// limit, into pending_, which joins the table when it holds as many stations: a merge costs both
@@ -102,8 +131,14 @@ class worker final : public job::block_worker {
 #endif
   station_table table_;
   station_table pending_;  ///< stations of general blocks not yet in table_ (only while it is over the limit)
+  std::size_t pending_lines_ = 0;  ///< lines folded into pending_ since it last joined table_
   std::size_t released_at_ = 0;  ///< the largest power of two the stations reached when the pool was released
   station_dictionary dictionary_;
+#if !ROWSCAN_HAS_CUB
+  wide_station_dictionary wide_dictionary_;  ///< the table's, past max_dictionary_size stations
+  /// fold_wide: lines of stations the dictionary did not know, not yet folded (up to a block's worth)
+  std::string set_aside_;
+#endif
   fast_reducer fast_;
   general_grouper general_;
   path_policy paths_;

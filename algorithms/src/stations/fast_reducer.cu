@@ -8,6 +8,7 @@
 #include "rowscan/raw.hpp"
 #include "rowscan/read_back.hpp"
 #include "rowscan/stage.hpp"
+#include "rowscan/stations/line_format.hpp"
 
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
@@ -19,6 +20,8 @@
 #include <thrust/sort.h>
 #include <thrust/transform.h>
 #include <thrust/iterator/zip_iterator.h>
+
+#include <cstring>
 
 #if ROWSCAN_HAS_CUB
 #  include <cub/device/device_radix_sort.cuh>
@@ -69,6 +72,50 @@ struct line_walk {
     row.min = line.tenths < row.min ? line.tenths : row.min;
     row.max = line.tenths > row.max ? line.tenths : row.max;
     at = line.next;
+    ++lines;
+    return true;
+  }
+};
+
+/// A wide walk over the lines [at, size) (wide_dictionary_view): a known station's line is merged into
+/// its row of the table where it is; a valid line of a station the dictionary does not know is appended
+/// to `unknown` and passed. A bad line, or a last line no '\n' ends, stops the walk at its start.
+struct wide_line_walk {
+  char const* text;
+  std::uint32_t size;
+  wide_dictionary_view dictionary;
+  station_stats* rows;
+  std::string* unknown;
+  std::uint32_t at = 0;
+  std::size_t lines = 0;
+
+  void run() {
+    while (at < size) {
+      auto const line = read_station_line_from_start(text, at, size, dictionary);
+      if (line.id != wide_dictionary_view::unknown) {
+        station_stats& row = rows[line.id];  // merge_stats with a row of one reading, spelled out
+        row.sum += line.tenths;
+        row.count += 1;
+        row.min = line.tenths < row.min ? line.tenths : row.min;
+        row.max = line.tenths > row.max ? line.tenths : row.max;
+        at = line.next;
+        ++lines;
+        continue;
+      }
+      if (!set_aside()) return;
+    }
+  }
+
+  /// The refused line at `at`, appended to `unknown` if it is valid; false if it is not, or no '\n'
+  /// ends it (the general path reports it or takes it where it is, so its position stays its own).
+  bool set_aside() {
+    char const* const line = text + at;
+    auto const* const newline = static_cast<char const*>(std::memchr(line, '\n', size - at));
+    if (newline == nullptr) return false;
+    auto const bytes = static_cast<std::uint32_t>(newline - line);
+    if (parse_line(line, bytes).status != line_status::ok) return false;
+    unknown->append(line, bytes + 1);
+    at += bytes + 1;
     ++lines;
     return true;
   }
@@ -181,6 +228,18 @@ lines_taken fast_reducer::fold_known_lines(char const* text, std::size_t size, d
     merge_reduced(table);
   }
   return taken;
+}
+#endif
+
+#if !ROWSCAN_HAS_CUB
+lines_taken fast_reducer::fold_unknown_aside(char const* text, std::size_t size, wide_dictionary_view dictionary,
+                                             station_table& table, std::string& unknown) {
+  stage_scope stage(ctx_, "find + parse + fold");
+  detail::check_text_size(size);
+  wide_line_walk walk{text, static_cast<std::uint32_t>(size), dictionary, thrust::raw_pointer_cast(table.stats.data()),
+                      &unknown};
+  walk.run();
+  return {walk.lines, walk.at};
 }
 #endif
 

@@ -21,15 +21,24 @@ worker::worker(context const& ctx, worker_options const& options, block_observer
       shared_(options.shared),
 #endif
       dictionary_(options.key_mask),
+#if !ROWSCAN_HAS_CUB
+      wide_dictionary_(options.key_mask),
+#endif
       fast_(ctx, options.portable_only, observer), general_(ctx, options.key_mask, options.skip_invalid, observer) {}
 
 void worker::start_from(station_table table) {
   table_ = std::move(table);
   pending_ = station_table{};
   dictionary_.invalidate();
+#if !ROWSCAN_HAS_CUB
+  wide_dictionary_.invalidate();
+#endif
 }
 
 station_table const& worker::partial() {
+#if !ROWSCAN_HAS_CUB
+  if (!set_aside_.empty()) fold_set_aside(set_aside_.size());
+#endif
   merge_pending();
   return table_;
 }
@@ -38,6 +47,24 @@ void worker::merge_pending() {
   if (pending_.size() == 0) return;
   merge_into(table_, std::move(pending_), ctx_);  // table_ is not empty: pending_ is read, not moved
   pending_ = station_table{};
+  pending_lines_ = 0;
+#if !ROWSCAN_HAS_CUB
+  wide_dictionary_.invalidate();  // the table's rows moved: its ids are theirs
+#endif
+}
+
+bool worker::pending_due() const {
+#if ROWSCAN_HAS_CUB
+  return pending_.size() >= table_.size();
+#else
+  if (!wide_fold()) return pending_.size() >= table_.size();
+  // In fold_wide the lines of pending_'s stations go to the general path until they join the table, and
+  // each join costs a merge and a dictionary of every station: pending_ joins once the lines folded into
+  // it since the last join number half of the stations (a rent-or-buy rule: the lines' cost has grown to
+  // about a join's). Waiting until pending_ held a quarter of the table's stations left it out for good
+  // once fewer than that were still unseen (docs/stations.md, "A million stations").
+  return 2 * pending_lines_ >= table_.size() + pending_.size();
+#endif
 }
 
 void worker::release_outgrown_classes() {
@@ -60,7 +87,8 @@ void worker::release_outgrown_classes() {
 job::tally worker::fold_general(char const* text, std::size_t size) {
   if (!station_dictionary::over_limit(table_)) return general_.fold(text, size, table_);
   job::tally t = general_.fold(text, size, pending_);
-  if (pending_.size() >= table_.size()) {
+  pending_lines_ += t.lines;
+  if (pending_due()) {
     try {
       merge_pending();
     } catch (std::bad_alloc const&) {
@@ -74,7 +102,7 @@ job::tally worker::fold_general(char const* text, std::size_t size) {
 job::tally worker::fold(char const* text, std::size_t size) {
   if (size == 0) return {};
 #if !ROWSCAN_HAS_CUB
-  if (!explained_) return fold_in_order(text, size);
+  if (!explained_) return wide_fold() ? fold_wide(text, size) : fold_in_order(text, size);
 #endif
   bool const over_limit = station_dictionary::over_limit(table_);
   // The fast path changes nothing until it succeeds, and the general path lets no std::bad_alloc out
@@ -166,6 +194,60 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
 #endif
 
 #if !ROWSCAN_HAS_CUB
+job::tally worker::fold_wide(char const* text, std::size_t size) {
+  job::tally block;      // the lines folded so far; block.bytes is where the next one starts
+  bool general = false;  // some lines went to the general path
+  while (block.bytes < size) {
+    std::size_t const aside_before = set_aside_.size();
+    lines_taken const known = fast_.fold_unknown_aside(text + block.bytes, size - block.bytes,
+                                                       wide_dictionary_.view(table_, ctx_), table_, set_aside_);
+    job::tally t;
+    t.lines = known.lines;  // the lines set aside are among them: they are folded next
+    t.bytes = known.bytes;
+    block = job::merge(std::move(block), t);
+    general |= set_aside_.size() > aside_before;
+    // Lines set aside wait for a block's worth: each fold of them merges their stations into pending_,
+    // a pass over its rows (docs/stations.md, "A million stations").
+    if (set_aside_.size() >= size) fold_set_aside(size);
+    if (block.bytes == size) break;
+    // A bad line, or a last line without '\n': the general path reports it or takes it, where it is.
+    char const* const here = text + block.bytes;
+    std::size_t const end = whole_lines_through(here, size - block.bytes, first_learning_piece);
+    try {
+      t = fold_general(here, end);
+    } catch (std::bad_alloc const&) {
+      throw device_error("out of memory while learning new stations (" + std::to_string(table_.size()) +
+                         " stations so far); " + out_of_memory_advice(size));
+    }
+    t.bytes = end;
+    block = job::merge(std::move(block), t);
+    general = true;
+    if (block.stop) return block;
+  }
+  if (!general) {
+    paths_.fast_succeeded();
+    return block;
+  }
+  release_outgrown_classes();
+  paths_.general_ran(true);
+  return block;
+}
+
+void worker::fold_set_aside(std::size_t block_size) {
+  std::size_t const bytes = set_aside_.size();
+  set_aside_.append(text_padding_bytes, '\0');  // the general path may read past the last line, as in a block
+  job::tally t;
+  try {
+    t = fold_general(set_aside_.data(), bytes);
+  } catch (std::bad_alloc const&) {
+    // Part of the block is in the table already: a retry would count it twice.
+    throw device_error("out of memory while learning new stations (" + std::to_string(table_.size()) +
+                       " stations so far); " + out_of_memory_advice(block_size));
+  }
+  ROWSCAN_EXPECTS(!t.stopped() && t.skipped == 0, "a line set aside as valid was refused");
+  set_aside_.clear();
+}
+
 bool worker::take_shared_stations() {
   if (shared_ == nullptr) return false;
   try {
