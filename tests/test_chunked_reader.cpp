@@ -16,6 +16,7 @@
 #include <mutex>
 #include <cstdlib>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -162,6 +163,94 @@ TEST(ChunkedReader, PipesStreamWithoutKnowingTheirSize) {
     ::close(fds[0]);
     EXPECT_FALSE(r.overlong);
     EXPECT_EQ(r.text, text);
+  }
+}
+
+/// Records of one to three fields (RFC 4180), each field plain or quoted, a quoted one holding ',', '\n'
+/// and doubled quotes: records end at the '\n's after an even number of quotes.
+std::string random_quoted_records(std::uint32_t seed, std::size_t bytes, bool final_newline) {
+  std::mt19937 rng(seed);
+  char const* const inside[] = {"a", "b", ",", "\n", "\"\""};
+  std::string text;
+  while (text.size() < bytes) {
+    unsigned const fields = 1 + rng() % 3;
+    for (unsigned f = 0; f < fields; ++f) {
+      if (f > 0) text += ',';
+      bool const quoted = rng() % 2 == 0;
+      if (quoted) text += '"';
+      for (unsigned n = rng() % 12; n > 0; --n) text += quoted ? inside[rng() % 5] : std::string(1, static_cast<char>('a' + rng() % 26));
+      if (quoted) text += '"';
+    }
+    text += '\n';
+  }
+  if (!final_newline) text.pop_back();
+  return text;
+}
+
+/// The offsets just after each record-ending '\n' of text (even quotes before it).
+std::set<std::uint64_t> record_ends(std::string const& text) {
+  std::set<std::uint64_t> ends;
+  bool inside = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') inside = !inside;
+    else if (text[i] == '\n' && !inside) ends.insert(i + 1);
+  }
+  return ends;
+}
+
+// Quoted input: every chunk ends where a record ends, whichever thread read which slice of a block
+// (each slice's quote parity is taken by its reader thread), for files, mapped files and pipes.
+TEST(ChunkedReader, QuotedRecordsAreCutWhereTheyEnd) {
+  for (std::uint32_t seed : {31u, 32u, 33u}) {
+    // Seed 33's text fills blocks of 4 MiB, each read as four 1 MiB slices by as many threads.
+    std::size_t const size = seed == 31 ? 3000 : seed == 32 ? 120000 : std::size_t{9} << 20;
+    std::string const text = random_quoted_records(seed, size, seed != 32);
+    std::set<std::uint64_t> const ends = record_ends(text);
+    auto const expect_record_cuts = [&](int fd, reader_options const& o, std::string const& how) {
+      SCOPED_TRACE("seed=" + std::to_string(seed) + " block=" + std::to_string(o.block_size) +
+                   " threads=" + std::to_string(o.threads) + " " + how);
+      chunked_reader reader(fd, "input.csv", o);
+      text_chunk chunk{};
+      std::string got;
+      while (reader.next(chunk)) {
+        ASSERT_FALSE(chunk.overlong_line);
+        ASSERT_EQ(chunk.input_offset, got.size());
+        got.append(chunk.data, chunk.size);
+        if (got.size() < text.size()) {
+          EXPECT_EQ(ends.count(got.size()), 1u) << "a chunk ends at " << got.size();
+        }
+      }
+      EXPECT_EQ(got, text);
+    };
+    for (std::size_t block : {std::size_t{7}, std::size_t{100}, std::size_t{4096}, std::size_t{4} << 20}) {
+      if (block < 100 && seed != 31) continue;   // a hand-over a few bytes: the small text is enough
+      if (block < 4096 && seed == 33) continue;  // the large text is for the sliced blocks
+      for (unsigned threads : {1u, 3u, 8u}) {
+        reader_options o = options_of(block, 256, threads, 3);
+        o.quote = '"';
+        support::temp_input input(text);
+        expect_record_cuts(input.fd(), o, "copied");
+        reader_options mapped = o;
+        mapped.map_file = true;
+        ASSERT_EQ(::lseek(input.fd(), 0, SEEK_SET), 0);
+        expect_record_cuts(input.fd(), mapped, "mapped");
+      }
+      int fds[2];
+      ASSERT_EQ(::pipe(fds), 0);
+      std::thread writer([&] {
+        for (std::size_t done = 0; done < text.size();) {
+          ssize_t const n = ::write(fds[1], text.data() + done, std::min<std::size_t>(4099, text.size() - done));
+          if (n <= 0) break;
+          done += static_cast<std::size_t>(n);
+        }
+        ::close(fds[1]);
+      });
+      reader_options o = options_of(block, 256, 4, 3);
+      o.quote = '"';
+      expect_record_cuts(fds[0], o, "pipe");
+      writer.join();
+      ::close(fds[0]);
+    }
   }
 }
 

@@ -199,7 +199,9 @@ TEST(Stations, PastTheSixteenBitIds) {
           EXPECT_EQ(result.skipped.first()[i].line(), skipped[i].line);
           EXPECT_EQ(result.skipped.first()[i].byte_offset(), skipped[i].byte_offset);
         }
-        if (workers == 1) EXPECT_GT(result.over_limit_chunks, 0u);
+        if (workers == 1) {
+          EXPECT_GT(result.over_limit_chunks, 0u);
+        }
         options.skip_invalid = false;
         try {
           summarize_text(text, options);

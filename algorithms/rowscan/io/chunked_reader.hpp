@@ -125,7 +125,7 @@ class chunked_reader {
   std::unique_ptr<char[], block_deleter> new_block() const;  ///< one block of the ring, with its slack and padding
   void allocate_ring();  ///< the allocator thread: pins buffers 1.. of the ring
   void work(unsigned worker);
-  void read_slice(std::uint64_t block, std::size_t slice);
+  bool read_slice(std::uint64_t block, std::size_t slice);  ///< true: the slice holds an odd number of quotes
   void read_stream_block(std::uint64_t block);
   char* block_data(std::uint64_t block) const;
   void release_block();
@@ -140,9 +140,12 @@ class chunked_reader {
     std::size_t overlong_size = 0;  ///< that line's bytes in this text
     bool ends = false;              ///< the reader ends with this chunk
   };
-  block_cut cut_block(char const* data, std::size_t carried, std::size_t bytes, bool last) const;
+  /// bytes_odd: whether the block's own bytes (after the carried ones) hold an odd number of quotes, for
+  /// quoted input; taken as the block is read (block_state::quotes_odd).
+  block_cut cut_block(char const* data, std::size_t carried, std::size_t bytes, bool last, bool bytes_odd) const;
   /// cut_block for quoted records (reader_options::quote).
-  block_cut cut_quoted_block(char const* data, std::size_t carried, std::size_t bytes, bool last) const;
+  block_cut cut_quoted_block(char const* data, std::size_t carried, std::size_t bytes, bool last,
+                             bool bytes_odd) const;
 
   int fd_;
   std::string label_;

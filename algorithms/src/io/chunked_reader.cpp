@@ -23,6 +23,10 @@ struct chunked_reader::block_state {
   std::size_t bytes = 0;        ///< bytes of input in the block (seekable: known in advance)
   std::size_t slices_left = 0;  ///< slices not yet read
   bool end_of_input = false;    ///< a stream's last block (read() returned 0)
+  /// Quoted input (reader_options::quote): whether the block's own bytes hold an odd number of quotes,
+  /// each slice's parity taken by the thread that read it, so that the cut, made block after block on
+  /// next()'s thread, walks back from the block's end instead of passing over all of it.
+  bool quotes_odd = false;
 };
 
 block_memory plain_block_memory() {
@@ -30,6 +34,23 @@ block_memory plain_block_memory() {
 }
 
 namespace {
+
+/// Whether data[0, size) holds an odd number of `byte`s. Each of 32 one-byte lanes keeps the parity of
+/// its own bytes, so the loop is a compare and an xor per vector of bytes; std::count widens every match
+/// into a 64-bit sum, several times the time on one core (docs/group.md, "Blocks and the reader").
+/// The reader's threads take it of the slices they read (block_state::quotes_odd).
+bool odd_count(char const* data, std::size_t size, char byte) {
+  constexpr std::size_t lanes = 32;
+  unsigned char parity[lanes] = {};
+  std::size_t i = 0;
+  for (; i + lanes <= size; i += lanes) {
+    for (std::size_t k = 0; k < lanes; ++k) parity[k] ^= static_cast<unsigned char>(data[i + k] == byte);
+  }
+  unsigned char odd = 0;
+  for (unsigned char p : parity) odd ^= p;
+  for (; i < size; ++i) odd ^= static_cast<unsigned char>(data[i] == byte);
+  return odd != 0;
+}
 
 /// Where a descriptor stands in a regular file: read by offsets, in slices. A regular file of size 0
 /// may still have contents (files in /proc), so it is read as a stream, like a pipe.
@@ -228,9 +249,10 @@ void chunked_reader::work(unsigned /*worker*/) {
     }
     std::uint64_t const block = task / slices_per_block_;
     bool end_of_stream = false;
+    bool slice_odd = false;
     try {
       if (seekable_) {
-        read_slice(block, static_cast<std::size_t>(task % slices_per_block_));
+        slice_odd = read_slice(block, static_cast<std::size_t>(task % slices_per_block_));
       } else {
         read_stream_block(block);
         end_of_stream = states_[block % options_.buffers].end_of_input;
@@ -243,19 +265,23 @@ void chunked_reader::work(unsigned /*worker*/) {
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      --states_[block % options_.buffers].slices_left;
+      block_state& state = states_[block % options_.buffers];
+      state.quotes_odd = state.quotes_odd != slice_odd;
+      --state.slices_left;
     }
     block_ready_.notify_all();
     if (end_of_stream) return;
   }
 }
 
-void chunked_reader::read_slice(std::uint64_t block, std::size_t slice) {
+bool chunked_reader::read_slice(std::uint64_t block, std::size_t slice) {
   std::size_t const bytes = states_[block % options_.buffers].bytes;  // fixed for this block: no lock needed
   std::size_t const begin = std::min(slice * slice_size_, bytes);
   std::size_t const end = std::min(begin + slice_size_, bytes);
   // Positions in errors count from the file's start.
-  read_at(fd_, block_data(block) + begin, end - begin, base_offset_ + block * options_.block_size + begin, label_, whole_file_);
+  char* const to = block_data(block) + begin;
+  read_at(fd_, to, end - begin, base_offset_ + block * options_.block_size + begin, label_, whole_file_);
+  return options_.quote != 0 && odd_count(to, end - begin, options_.quote);
 }
 
 void chunked_reader::read_stream_block(std::uint64_t block) {
@@ -276,9 +302,11 @@ void chunked_reader::read_stream_block(std::uint64_t block) {
     }
     filled += static_cast<std::size_t>(got);
   }
+  bool const odd = options_.quote != 0 && odd_count(out, filled, options_.quote);
   std::lock_guard<std::mutex> lock(mutex_);
   state.bytes = filled;
   state.end_of_input = end;
+  state.quotes_odd = odd;
 }
 
 void chunked_reader::release_locked() {
@@ -288,6 +316,7 @@ void chunked_reader::release_locked() {
   state.block = block;
   state.slices_left = slices_per_block_;
   state.end_of_input = false;
+  state.quotes_odd = false;
   state.bytes = seekable_ && block < block_count_
                     ? static_cast<std::size_t>(std::min<std::uint64_t>(options_.block_size, file_size_ - block * options_.block_size))
                     : 0;
@@ -335,7 +364,9 @@ bool chunked_reader::next(text_chunk& chunk) {
       }
       block_state& slot = states_[current_ % options_.buffers];
       if (seekable_) {
-        for (std::size_t slice = 0; slice < slices_per_block_; ++slice) read_slice(current_, slice);
+        for (std::size_t slice = 0; slice < slices_per_block_; ++slice) {
+          slot.quotes_odd = slot.quotes_odd != read_slice(current_, slice);
+        }
       } else {
         read_stream_block(current_);
         stream_ended_ = slot.end_of_input;
@@ -364,7 +395,7 @@ bool chunked_reader::next(text_chunk& chunk) {
     holding_ = options_.held == 1;  // a lent chunk comes back through give_back
     ++current_;
 
-    block_cut const cut = cut_block(data, carry_.size(), state.bytes, last);
+    block_cut const cut = cut_block(data, carry_.size(), state.bytes, last, state.quotes_odd);
     carry_.clear();
     finished_ = cut.ends;
     if (!cut.ends) {
@@ -400,29 +431,11 @@ std::size_t first_record_end(char const* data, std::size_t size, char quote) {
   return 0;
 }
 
-/// Whether data[0, size) holds an odd number of `byte`s. Each of 32 one-byte lanes keeps the parity of
-/// its own bytes, so the loop is a compare and an xor per vector of bytes; std::count widens every match
-/// into a 64-bit sum, several times the time on one core (docs/group.md, "Blocks and the reader"). This
-/// is the one pass over every byte that the reader's thread makes for quoted input.
-bool odd_count(char const* data, std::size_t size, char byte) {
-  constexpr std::size_t lanes = 32;
-  unsigned char parity[lanes] = {};
-  std::size_t i = 0;
-  for (; i + lanes <= size; i += lanes) {
-    for (std::size_t k = 0; k < lanes; ++k) parity[k] ^= static_cast<unsigned char>(data[i + k] == byte);
-  }
-  unsigned char odd = 0;
-  for (unsigned char p : parity) odd ^= p;
-  for (; i < size; ++i) odd ^= static_cast<unsigned char>(data[i] == byte);
-  return odd != 0;
-}
-
 /// Where the last record of data[0, size) that ends there ends (after its '\n'), looking back no further
 /// than `from`; 0 if none ends at or after it. Records start at data[0], so a '\n' ends one when the
-/// quotes before it are even: the parity of their count over the whole text (odd_count) gives the parity
-/// at the end, and a walk back from the end undoes it quote by quote.
-std::size_t last_record_end(char const* data, std::size_t size, std::size_t from, char quote) {
-  bool odd = odd_count(data, size, quote);  // parity before position i, walking down
+/// quotes before it are even: `odd`, the parity of their count over the whole text, is the parity at the
+/// end, and a walk back from the end undoes it quote by quote.
+std::size_t last_record_end(char const* data, std::size_t size, std::size_t from, char quote, bool odd) {
   for (std::size_t i = size; i > from; --i) {
     char const c = data[i - 1];
     if (c == quote) odd = !odd;
@@ -434,9 +447,9 @@ std::size_t last_record_end(char const* data, std::size_t size, std::size_t from
 }  // namespace
 
 chunked_reader::block_cut chunked_reader::cut_block(char const* data, std::size_t carried, std::size_t bytes,
-                                                    bool last) const {
+                                                    bool last, bool bytes_odd) const {
   std::size_t const total = carried + bytes;
-  if (options_.quote != 0) return cut_quoted_block(data, carried, bytes, last);
+  if (options_.quote != 0) return cut_quoted_block(data, carried, bytes, last, bytes_odd);
   // The line carried into this block ends at the block's first '\n' (or runs on): it is the only
   // line that spans blocks, and it must fit max_line like the carry does.
   if (carried > 0) {
@@ -453,7 +466,7 @@ chunked_reader::block_cut chunked_reader::cut_block(char const* data, std::size_
 }
 
 chunked_reader::block_cut chunked_reader::cut_quoted_block(char const* data, std::size_t carried, std::size_t bytes,
-                                                           bool last) const {
+                                                           bool last, bool bytes_odd) const {
   // As cut_block, with records for lines: only the carried record may span blocks, and it must fit max_line.
   std::size_t const total = carried + bytes;
   if (carried > 0) {
@@ -464,7 +477,9 @@ chunked_reader::block_cut chunked_reader::cut_quoted_block(char const* data, std
   if (last) return {total, false, 0, true};
   // The record after the cut must fit the carry: look back at most max_line + 1 bytes.
   std::size_t const from = total > options_.max_line + 1 ? total - options_.max_line - 1 : 0;
-  std::size_t const cut = last_record_end(data, total, from, options_.quote);
+  // The quotes of the whole text: the carried record's, counted here, and the block's own (bytes_odd).
+  bool const odd = odd_count(data, carried, options_.quote) != bytes_odd;
+  std::size_t const cut = last_record_end(data, total, from, options_.quote, odd);
   std::size_t const rest = total - cut;
   if (rest > options_.max_line) return {cut, true, rest, true};
   return {cut, false, 0, false};
@@ -482,7 +497,9 @@ bool chunked_reader::next_mapped(text_chunk& chunk) {
     std::uint64_t const offset = carry_offset_;  // the carried line is the file's bytes before the block
     auto const carried = static_cast<std::size_t>(block_start - offset);
     char const* const data = windows_->view(number, base_offset_ + offset, carried + bytes);
-    block_cut const cut = cut_block(data, carried, bytes, current_ == block_count_);
+    // A mapped block was read by no thread of the reader: its quotes are counted here.
+    bool const odd = options_.quote != 0 && odd_count(data + carried, bytes, options_.quote);
+    block_cut const cut = cut_block(data, carried, bytes, current_ == block_count_, odd);
     finished_ = cut.ends;
     carry_offset_ = offset + cut.chunk;
     if (cut.chunk > 0 || cut.overlong) {
