@@ -308,7 +308,8 @@ engine const& session::on() const { return *state_->on; }
 
 stations::summary session::stations(std::vector<std::string> const& operands, stations::summarize_options options,
                                     query_settings const& settings) {
-  return run_query(*state_, operands, options, settings, inputs::workload_of<stations::workload>(*state_->on, options));
+  auto const work = inputs::workload_of<stations::workload>(*state_->on, options);
+  return run_query(*state_, operands, std::move(options), settings, work);
 }
 
 lineitem::summary session::lineitem(std::vector<std::string> const& operands, lineitem::summarize_options options,
