@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -144,23 +145,46 @@ TEST(ChunkedReader, StartsAtTheDescriptorsPosition) {
   EXPECT_EQ(r.text, "line 2\nline 3");
 }
 
+/// A pipe whose read end gives `text`, written by a thread of its own in pieces of 4099 bytes (a stream
+/// of unknown size); the writer is joined and the read end closed when it goes.
+class piped_text {
+ public:
+  explicit piped_text(std::string const& text) {
+    if (::pipe(fds_) != 0) throw std::runtime_error("pipe");
+    writer_ = std::thread([this, &text] {
+      // A test that stops reading early closes the read end: the write then fails with EPIPE rather than
+      // the signal ending the test program.
+      sigset_t pipe_signal;
+      sigemptyset(&pipe_signal);
+      sigaddset(&pipe_signal, SIGPIPE);
+      pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+      for (std::size_t done = 0; done < text.size();) {
+        ssize_t const n = ::write(fds_[1], text.data() + done, std::min<std::size_t>(4099, text.size() - done));
+        if (n <= 0) break;
+        done += static_cast<std::size_t>(n);
+      }
+      ::close(fds_[1]);
+    });
+  }
+  ~piped_text() {
+    ::close(fds_[0]);  // a writer still writing gets EPIPE and ends
+    writer_.join();
+  }
+  piped_text(piped_text const&) = delete;
+  piped_text& operator=(piped_text const&) = delete;
+  int fd() const { return fds_[0]; }
+
+ private:
+  int fds_[2] = {-1, -1};
+  std::thread writer_;
+};
+
 TEST(ChunkedReader, PipesStreamWithoutKnowingTheirSize) {
   std::string const text = random_lines(6, 300000, 100, true);
   for (std::size_t block : {std::size_t{100}, std::size_t{65536}}) {
     SCOPED_TRACE("seed=6 block=" + std::to_string(block));
-    int fds[2];
-    ASSERT_EQ(::pipe(fds), 0);
-    std::thread writer([&] {
-      for (std::size_t done = 0; done < text.size();) {
-        ssize_t const n = ::write(fds[1], text.data() + done, std::min<std::size_t>(4099, text.size() - done));
-        if (n <= 0) break;
-        done += static_cast<std::size_t>(n);
-      }
-      ::close(fds[1]);
-    });
-    read_result const r = read_all(fds[0], options_of(block, 128, 4, 3));
-    writer.join();
-    ::close(fds[0]);
+    piped_text const pipe(text);
+    read_result const r = read_all(pipe.fd(), options_of(block, 128, 4, 3));
     EXPECT_FALSE(r.overlong);
     EXPECT_EQ(r.text, text);
   }
@@ -235,21 +259,10 @@ TEST(ChunkedReader, QuotedRecordsAreCutWhereTheyEnd) {
         ASSERT_EQ(::lseek(input.fd(), 0, SEEK_SET), 0);
         expect_record_cuts(input.fd(), mapped, "mapped");
       }
-      int fds[2];
-      ASSERT_EQ(::pipe(fds), 0);
-      std::thread writer([&] {
-        for (std::size_t done = 0; done < text.size();) {
-          ssize_t const n = ::write(fds[1], text.data() + done, std::min<std::size_t>(4099, text.size() - done));
-          if (n <= 0) break;
-          done += static_cast<std::size_t>(n);
-        }
-        ::close(fds[1]);
-      });
+      piped_text const pipe(text);
       reader_options o = options_of(block, 256, 4, 3);
       o.quote = '"';
-      expect_record_cuts(fds[0], o, "pipe");
-      writer.join();
-      ::close(fds[0]);
+      expect_record_cuts(pipe.fd(), o, "pipe");
     }
   }
 }
