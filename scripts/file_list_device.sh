@@ -25,7 +25,8 @@ cores=$(nproc)
 mkdir -p "$out" "$data/bin"
 csv="$out/file_list.csv" log="$out/file_list.log"
 commit=${COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
-device="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ',' ' '), $cores cores"
+# Quoted: the field holds a comma.
+device="\"$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ',' ' '), $cores cores\""
 source scripts/wall_time.sh   # wall_seconds, median
 
 gcc -std=c17 -march=native -Ofast -pthread "$peers/austin_1brc.c" -o "$data/bin/austin" 2>"$out/build-peers.log" ||

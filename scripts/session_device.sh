@@ -28,7 +28,8 @@ log=$out/session.log
 csv=$out/session.csv
 [ -s "$csv" ] || echo "workload,input,program,figure,seconds,commit,device" > "$csv"
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-device="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ',' ' '), $cores cores"
+# Quoted: the field holds a comma.
+device="\"$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ',' ' '), $cores cores\""
 gcc -std=c17 -march=native -Ofast -pthread "$peers/austin_1brc.c" -o "$data/bin/austin" 2>>"$log" ||
   echo "session_device: austindonisan did not build ($log)"
 
