@@ -31,6 +31,16 @@ struct merge_stats {
   }
 };
 
+/// Adds one reading to a row of any width that holds min, max, sum and count, in place: the merge of the
+/// row with the reading's own summary (reading_stats), without making that summary.
+template <class Row, class Tenths>
+ROWSCAN_HD void add_reading(Row& row, Tenths tenths) {
+  row.sum += tenths;
+  row.count += 1;
+  row.min = tenths < row.min ? tenths : row.min;
+  row.max = tenths > row.max ? tenths : row.max;
+}
+
 /// The mean in tenths, rounded half up (toward +infinity): floor((2 sum + count) / (2 count)).
 ROWSCAN_HD inline std::int64_t mean_tenths(station_stats const& s) {
   std::int64_t const num = 2 * s.sum + s.count;

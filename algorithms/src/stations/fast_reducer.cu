@@ -66,11 +66,7 @@ struct line_walk {
   bool step() {
     station_line const line = read_station_line_from_start(text, at, size, dictionary);
     if (line.id == needs_general_path) return false;
-    block_row& row = rows[line.id];  // merge_block_rows with a row of one reading, spelled out
-    row.sum += line.tenths;
-    row.count += 1;
-    row.min = line.tenths < row.min ? line.tenths : row.min;
-    row.max = line.tenths > row.max ? line.tenths : row.max;
+    add_reading(rows[line.id], line.tenths);
     at = line.next;
     ++lines;
     return true;
@@ -93,11 +89,7 @@ struct wide_line_walk {
     while (at < size) {
       auto const line = read_station_line_from_start(text, at, size, dictionary);
       if (line.id != wide_dictionary_view::unknown) {
-        station_stats& row = rows[line.id];  // merge_stats with a row of one reading, spelled out
-        row.sum += line.tenths;
-        row.count += 1;
-        row.min = line.tenths < row.min ? line.tenths : row.min;
-        row.max = line.tenths > row.max ? line.tenths : row.max;
+        add_reading(rows[line.id], line.tenths);
         at = line.next;
         ++lines;
         continue;
