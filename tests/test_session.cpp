@@ -80,6 +80,30 @@ rowscan::session_options on_the_host(std::optional<std::uint64_t> budget = std::
   return o;
 }
 
+/// What two threads saw, each asking one session `queries` queries (seeds 1 and 2): the answers that were
+/// wrong, and whether the cache ever held more than `budget` bytes. right_answer(rng) asks one query with
+/// rng's choices and says whether its answer was the reference's.
+struct two_threads_saw {
+  int wrong;
+  bool over_budget;
+};
+template <class RightAnswer>
+two_threads_saw ask_from_two_threads(rowscan::session& s, std::uint64_t budget, int queries, RightAnswer right_answer) {
+  std::atomic<int> wrong{0};
+  std::atomic<bool> over_budget{false};
+  auto ask = [&](std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    for (int q = 0; q < queries; ++q) {
+      if (!right_answer(rng)) ++wrong;
+      if (s.cache().bytes > budget) over_budget = true;
+    }
+  };
+  std::thread first(ask, 1), second(ask, 2);
+  first.join();
+  second.join();
+  return {wrong.load(), over_budget.load()};
+}
+
 TEST(Session, AnswersEqualTheReferenceFromTheFileAndFromTheCache) {
   scratch dir;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
@@ -105,21 +129,12 @@ TEST(Session, TwoThreadsAskingAtOnceWithRoomForTwoFilesOfFour) {
   }
   std::uint64_t const budget = 2 * largest;
   rowscan::session s(on_the_host(budget));
-  std::atomic<bool> over_budget{false};
-  std::atomic<int> wrong{0};
-  auto ask = [&](std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    for (int q = 0; q < 25; ++q) {
-      std::size_t const i = rng() % paths.size();
-      if (answer_text(s.stations({paths[i]}, {})) != expected[i]) ++wrong;
-      if (s.cache().bytes > budget) over_budget = true;
-    }
-  };
-  std::thread first(ask, 1), second(ask, 2);
-  first.join();
-  second.join();
-  EXPECT_EQ(wrong.load(), 0) << "seeds 1 and 2";
-  EXPECT_FALSE(over_budget.load());
+  two_threads_saw const seen = ask_from_two_threads(s, budget, 25, [&](std::mt19937_64& rng) {
+    std::size_t const i = rng() % paths.size();
+    return answer_text(s.stations({paths[i]}, {})) == expected[i];
+  });
+  EXPECT_EQ(seen.wrong, 0) << "seeds 1 and 2";
+  EXPECT_FALSE(seen.over_budget);
   rowscan::resident::cache_figures const f = s.cache();
   EXPECT_LE(f.bytes, budget);
   EXPECT_LE(f.entries, 2u);
@@ -268,22 +283,13 @@ TEST(SessionColumns, TwoThreadsAskingAtOnce) {
   std::uint64_t const budget =
       2 * rowscan::most_column_bytes(std::max({texts[0].size(), texts[1].size(), texts[2].size()}));
   rowscan::session s(on_the_host(budget));
-  std::atomic<int> wrong{0};
-  std::atomic<bool> over_budget{false};
-  auto ask = [&](std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    for (int q = 0; q < 12; ++q) {
-      std::size_t const i = rng() % paths.size();
-      std::vector<std::uint64_t> const z{rng() % 30, rng() % 30};
-      if (answer_text(s.lineitem({paths[i]}, below(z))) != reference::lineitem_answer(texts[i], z)) ++wrong;
-      if (s.cache().bytes > budget) over_budget = true;
-    }
-  };
-  std::thread first(ask, 1), second(ask, 2);
-  first.join();
-  second.join();
-  EXPECT_EQ(wrong.load(), 0) << "seeds 1 and 2";
-  EXPECT_FALSE(over_budget.load());
+  two_threads_saw const seen = ask_from_two_threads(s, budget, 12, [&](std::mt19937_64& rng) {
+    std::size_t const i = rng() % paths.size();
+    std::vector<std::uint64_t> const z{rng() % 30, rng() % 30};
+    return answer_text(s.lineitem({paths[i]}, below(z))) == reference::lineitem_answer(texts[i], z);
+  });
+  EXPECT_EQ(seen.wrong, 0) << "seeds 1 and 2";
+  EXPECT_FALSE(seen.over_budget);
   rowscan::resident::cache_figures const f = s.cache();
   EXPECT_EQ(f.hits + f.misses, 24u);
   EXPECT_GT(f.hits, 0u);

@@ -105,6 +105,16 @@ std::string every_station_then_again(std::size_t stations, std::uint32_t seed) {
   return text;
 }
 
+/// Options of 256 KiB blocks with `workers` workers and `key_bits`-bit keys: many blocks of a text of
+/// tens of thousands of stations, so that the limits on stations are crossed between blocks.
+summarize_options blocks_of_256k(unsigned workers, unsigned key_bits) {
+  summarize_options options;
+  options.chunk_size = std::size_t{256} << 10;
+  options.workers = workers;
+  options.key_bits = key_bits;
+  return options;
+}
+
 // The fast path names at most max_fast_path_stations stations by 16-bit ids; one more sends every later
 // block of the GPU down the general path, whose merges keep the names of the running table where they
 // are, and the host's workers on to 32-bit ids. Both sides of the limit
@@ -119,10 +129,7 @@ TEST(Stations, EitherSideOfTheFastPathLimit) {
       for (unsigned key_bits : light<std::vector<unsigned>>({64, 3}, {64})) {
         SCOPED_TRACE("stations=" + std::to_string(stations) + " workers=" + std::to_string(workers) +
                      " key_bits=" + std::to_string(key_bits) + " seed=" + std::to_string(stations));
-        summarize_options options;
-        options.chunk_size = std::size_t{256} << 10;
-        options.workers = workers;
-        options.key_bits = key_bits;
+        summarize_options options = blocks_of_256k(workers, key_bits);
         rowscan::stations::summary const result = summarize_text(text, options);
         EXPECT_EQ(onebrc(result), expected);
         if (workers == 1) {
@@ -186,10 +193,7 @@ TEST(Stations, PastTheSixteenBitIds) {
       for (unsigned key_bits : s.key_bits) {
         SCOPED_TRACE("stations=" + std::to_string(stations) + " workers=" + std::to_string(workers) +
                      " key_bits=" + std::to_string(key_bits) + " seed=" + std::to_string(seed));
-        summarize_options options;
-        options.chunk_size = std::size_t{256} << 10;
-        options.workers = workers;
-        options.key_bits = key_bits;
+        summarize_options options = blocks_of_256k(workers, key_bits);
         options.skip_invalid = true;
         rowscan::stations::summary const result = summarize_text(text, options);
         EXPECT_EQ(onebrc(result), expected);
