@@ -243,6 +243,26 @@ struct word_interval {
   }
 };
 
+/// The records that end in a word (its quote bits q and newline bits n, its byte 0 at text position
+/// `first`), entered with quote parity `parity`, the open record starting at `begin` on line `line`,
+/// `lines` '\n's before the word: emit(record) for each, in order; begin and line move to the record
+/// open after the word. What the scan (emit_word_records) and the host's walk (find_records_walking) both
+/// do with a word once they know how it is entered.
+template <class Emit>
+ROWSCAN_HD void records_ending_in_word(std::uint32_t q, std::uint32_t n, std::int64_t first, std::uint32_t parity,
+                                       std::uint32_t lines, std::uint32_t& begin, std::uint32_t& line, Emit&& emit) {
+  std::uint32_t const inside = prefix_parity(q);
+  std::uint32_t ends = n & (parity == 0 ? ~inside : inside);
+  while (ends != 0) {
+    auto const j = static_cast<std::uint32_t>(cuda::std::countr_zero(ends));
+    ends &= ends - 1;
+    auto const end = static_cast<std::uint32_t>(first + j + 1);
+    emit(record_span{begin, end, line});
+    begin = end;
+    line = lines + static_cast<std::uint32_t>(cuda::std::popcount(n & bits_through(j)));
+  }
+}
+
 /// Receives word w's exclusive interval (the text before the word, entered at parity 0, the text's
 /// start counted as a record's) and writes each record that ends in the word at its index. The last
 /// word also writes the text's last record if no record-ending '\n' closes it, and *found.
@@ -253,22 +273,13 @@ struct emit_word_records {
   records_found* found;
 
   ROWSCAN_HD void operator()(std::uint32_t w, quote_interval const& before) const {
-    std::uint32_t q, n;
-    words.bits(w, &q, &n);
-    std::uint32_t const inside = prefix_parity(q);
-    std::uint32_t ends = n & (before.quotes == 0 ? ~inside : inside);
-    std::int64_t const first = words.first_position(w);
     std::uint32_t index = before.starts[0] - 1;  // the record open when the word begins
     std::uint32_t begin = before.start[0];
     std::uint32_t line = before.lines_before[0];
-    while (ends != 0) {
-      auto const j = static_cast<std::uint32_t>(cuda::std::countr_zero(ends));
-      ends &= ends - 1;
-      auto const end = static_cast<std::uint32_t>(first + j + 1);
-      out[index++] = record_span{begin, end, line};
-      begin = end;
-      line = before.lines + static_cast<std::uint32_t>(cuda::std::popcount(n & bits_through(j)));
-    }
+    std::uint32_t q, n;
+    words.bits(w, &q, &n);
+    records_ending_in_word(q, n, words.first_position(w), before.quotes, before.lines, begin, line,
+                           [&](record_span const& r) { out[index++] = r; });
     if (w == last_word) {
       if (begin < words.size) out[index++] = record_span{begin, words.size, line};
       *found = records_found{index, before.lines + static_cast<std::uint32_t>(cuda::std::popcount(n)),
@@ -382,17 +393,7 @@ inline records_found find_records_walking(char const* text, std::size_t size, ch
   for (std::uint32_t w = 0; w < n; ++w) {
     std::uint32_t q, nl;
     words.bits(w, &q, &nl);
-    std::uint32_t const inside = prefix_parity(q);
-    std::uint32_t ends = nl & (parity == 0 ? ~inside : inside);
-    std::int64_t const first = words.first_position(w);
-    while (ends != 0) {
-      auto const j = static_cast<std::uint32_t>(cuda::std::countr_zero(ends));
-      ends &= ends - 1;
-      auto const end = static_cast<std::uint32_t>(first + j + 1);
-      add(record_span{begin, end, line});
-      begin = end;
-      line = lines + static_cast<std::uint32_t>(cuda::std::popcount(nl & bits_through(j)));
-    }
+    records_ending_in_word(q, nl, words.first_position(w), parity, lines, begin, line, add);
     lines += static_cast<std::uint32_t>(cuda::std::popcount(nl));
     parity ^= static_cast<std::uint32_t>(cuda::std::popcount(q)) & 1u;
   }
