@@ -105,6 +105,28 @@ std::string every_station_then_again(std::size_t stations, std::uint32_t seed) {
   return text;
 }
 
+/// The skipped lines a run kept (the first ones, as many as it keeps) are the reference's.
+void expect_skipped_lines(rowscan::stations::summary const& result,
+                          std::vector<reference::skipped_line> const& skipped) {
+  for (std::size_t i = 0; i < result.skipped.first().size(); ++i) {
+    EXPECT_EQ(result.skipped.first()[i].line(), skipped[i].line);
+    EXPECT_EQ(result.skipped.first()[i].byte_offset(), skipped[i].byte_offset);
+  }
+}
+
+/// The same run made strict (skip_invalid off) stops at `first`, the reference's first bad line.
+void expect_strict_run_stops_at(std::string const& text, summarize_options options,
+                                reference::skipped_line const& first) {
+  options.skip_invalid = false;
+  try {
+    summarize_text(text, options);
+    ADD_FAILURE() << "accepted a bad line";
+  } catch (rowscan::input_error const& e) {
+    EXPECT_EQ(e.line(), first.line);
+    EXPECT_EQ(e.byte_offset(), first.byte_offset);
+  }
+}
+
 /// Options of 256 KiB blocks with `workers` workers and `key_bits`-bit keys: many blocks of a text of
 /// tens of thousands of stations, so that the limits on stations are crossed between blocks.
 summarize_options blocks_of_256k(unsigned workers, unsigned key_bits) {
@@ -199,21 +221,11 @@ TEST(Stations, PastTheSixteenBitIds) {
         EXPECT_EQ(onebrc(result), expected);
         EXPECT_EQ(result.lines, static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n')));
         ASSERT_EQ(result.skipped.count(), skipped.size());
-        for (std::size_t i = 0; i < result.skipped.first().size(); ++i) {
-          EXPECT_EQ(result.skipped.first()[i].line(), skipped[i].line);
-          EXPECT_EQ(result.skipped.first()[i].byte_offset(), skipped[i].byte_offset);
-        }
+        expect_skipped_lines(result, skipped);
         if (workers == 1) {
           EXPECT_GT(result.over_limit_chunks, 0u);
         }
-        options.skip_invalid = false;
-        try {
-          summarize_text(text, options);
-          ADD_FAILURE() << "accepted a bad line";
-        } catch (rowscan::input_error const& e) {
-          EXPECT_EQ(e.line(), skipped.front().line);
-          EXPECT_EQ(e.byte_offset(), skipped.front().byte_offset);
-        }
+        expect_strict_run_stops_at(text, options, skipped.front());
       }
     }
   }
@@ -413,18 +425,9 @@ TEST(Stations, EveryWorkerCountGivesTheSameAnswer) {
       EXPECT_EQ(result.lines, static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n')));
       EXPECT_EQ(result.fast_chunks + result.general_chunks, result.chunks);
       ASSERT_EQ(result.skipped.count(), skipped.size());
-      for (std::size_t i = 0; i < result.skipped.first().size(); ++i) {
-        EXPECT_EQ(result.skipped.first()[i].line(), skipped[i].line);
-        EXPECT_EQ(result.skipped.first()[i].byte_offset(), skipped[i].byte_offset);
-      }
-      options.skip_invalid = false;  // strict: the first bad line in input order, whoever folds it
-      try {
-        summarize_text(text, options);
-        ADD_FAILURE() << "accepted a bad line";
-      } catch (rowscan::input_error const& e) {
-        EXPECT_EQ(e.line(), skipped.front().line);
-        EXPECT_EQ(e.byte_offset(), skipped.front().byte_offset);
-      }
+      expect_skipped_lines(result, skipped);
+      // strict: the first bad line in input order, whoever folds it
+      expect_strict_run_stops_at(text, options, skipped.front());
     }
   }
 }
