@@ -25,6 +25,12 @@ class wire_writer {
     number(value.size());
     bytes_ += value;
   }
+  /// A list: its size, then each item as write_one(*this, item) writes it (wire_reader::list reads it).
+  template <class Items, class WriteOne>
+  void list(Items const& items, WriteOne write_one) {
+    number(items.size());
+    for (auto const& item : items) write_one(*this, item);
+  }
   /// Room for `more` bytes at once: a megabyte grown by doubling faults in fresh pages several times over.
   void reserve(std::size_t more) { bytes_.reserve(bytes_.size() + more); }
   std::string const& bytes() const { return bytes_; }
@@ -46,6 +52,12 @@ class wire_reader {
     return value;
   }
   std::uint64_t number() { return raw<std::uint64_t>(); }
+  /// What wire_writer::list wrote: `items` resized to the list's size, each read by read_one(*this, item).
+  template <class Items, class ReadOne>
+  void list(Items& items, ReadOne read_one) {
+    items.resize(number());
+    for (auto& item : items) read_one(*this, item);
+  }
   std::string text() {
     std::size_t const size = number();
     need(size);

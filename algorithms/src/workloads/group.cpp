@@ -14,20 +14,17 @@ void workload::encode(wire_writer& out, partial const& s) {
   inputs::encode_report(out, s);
   out.number(s.records);
   out.number(s.keys_compared ? 1 : 0);
-  out.number(s.scales.size());
-  for (unsigned scale : s.scales) out.number(scale);
-  out.number(s.rows.size());
-  for (group::group_row const& row : s.rows) {
-    out.text(row.key);
-    out.number(row.values.size());
-    for (group::value_stats const& v : row.values) {
-      out.number(v.count);
-      out.number(v.missing);
-      out.raw(v.sum);
-      out.raw(v.min);
-      out.raw(v.max);
-    }
-  }
+  out.list(s.scales, [](wire_writer& w, unsigned scale) { w.number(scale); });
+  out.list(s.rows, [](wire_writer& w, group::group_row const& row) {
+    w.text(row.key);
+    w.list(row.values, [](wire_writer& w2, group::value_stats const& v) {
+      w2.number(v.count);
+      w2.number(v.missing);
+      w2.raw(v.sum);
+      w2.raw(v.min);
+      w2.raw(v.max);
+    });
+  });
 }
 
 template <>
@@ -35,20 +32,17 @@ void workload::decode(wire_reader& in, partial& s) {
   inputs::decode_report(in, s);
   s.records = in.number();
   s.keys_compared = in.number() != 0;
-  s.scales.resize(in.number());
-  for (unsigned& scale : s.scales) scale = static_cast<unsigned>(in.number());
-  s.rows.resize(in.number());
-  for (group::group_row& row : s.rows) {
-    row.key = in.text();
-    row.values.resize(in.number());
-    for (group::value_stats& v : row.values) {
-      v.count = in.number();
-      v.missing = in.number();
-      v.sum = in.raw<__int128>();
-      v.min = in.raw<__int128>();
-      v.max = in.raw<__int128>();
-    }
-  }
+  in.list(s.scales, [](wire_reader& r, unsigned& scale) { scale = static_cast<unsigned>(r.number()); });
+  in.list(s.rows, [](wire_reader& r, group::group_row& row) {
+    row.key = r.text();
+    r.list(row.values, [](wire_reader& r2, group::value_stats& v) {
+      v.count = r2.number();
+      v.missing = r2.number();
+      v.sum = r2.raw<__int128>();
+      v.min = r2.raw<__int128>();
+      v.max = r2.raw<__int128>();
+    });
+  });
 }
 
 // The members every entry shares (entry.hpp): run and explain on the engine chosen, merge and empty.

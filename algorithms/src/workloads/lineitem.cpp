@@ -21,12 +21,11 @@ void workload::encode(wire_writer& out, partial const& s) {
   out.raw(s.load_seconds);
   out.raw(s.query_seconds);
   out.number(s.queried_rows);
-  out.number(s.answers.size());
-  for (lineitem::threshold_answer const& a : s.answers) {
-    out.number(a.suppkey_below);
-    out.raw(a.sum_cents);
-    out.number(a.rows);
-  }
+  out.list(s.answers, [](wire_writer& w, lineitem::threshold_answer const& a) {
+    w.number(a.suppkey_below);
+    w.raw(a.sum_cents);
+    w.number(a.rows);
+  });
 }
 
 template <>
@@ -36,12 +35,11 @@ void workload::decode(wire_reader& in, partial& s) {
   s.load_seconds = in.raw<double>();
   s.query_seconds = in.raw<double>();
   s.queried_rows = in.number();
-  s.answers.resize(in.number());
-  for (lineitem::threshold_answer& a : s.answers) {
-    a.suppkey_below = in.number();
-    a.sum_cents = in.raw<lineitem::uint128>();
-    a.rows = in.number();
-  }
+  in.list(s.answers, [](wire_reader& r, lineitem::threshold_answer& a) {
+    a.suppkey_below = r.number();
+    a.sum_cents = r.raw<lineitem::uint128>();
+    a.rows = r.number();
+  });
 }
 
 // The members every entry shares (entry.hpp): run and explain on the engine chosen, merge.

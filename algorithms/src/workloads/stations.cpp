@@ -19,14 +19,13 @@ void workload::encode(wire_writer& out, partial const& s) {
   std::size_t size = 0;
   for (stations::station_summary const& station : s.stations) size += station.name.size() + 32;
   out.reserve(size + 8);
-  out.number(s.stations.size());
-  for (stations::station_summary const& station : s.stations) {
-    out.text(station.name);
-    out.raw(station.min);
-    out.raw(station.max);
-    out.raw(station.sum);
-    out.raw(station.count);
-  }
+  out.list(s.stations, [](wire_writer& w, stations::station_summary const& station) {
+    w.text(station.name);
+    w.raw(station.min);
+    w.raw(station.max);
+    w.raw(station.sum);
+    w.raw(station.count);
+  });
 }
 
 template <>
@@ -36,14 +35,13 @@ void workload::decode(wire_reader& in, partial& s) {
   s.fast_chunks = in.number();
   s.general_chunks = in.number();
   s.over_limit_chunks = in.number();
-  s.stations.resize(in.number());
-  for (stations::station_summary& station : s.stations) {
-    station.name = in.text();
-    station.min = in.raw<std::int32_t>();
-    station.max = in.raw<std::int32_t>();
-    station.sum = in.raw<std::int64_t>();
-    station.count = in.raw<std::int64_t>();
-  }
+  in.list(s.stations, [](wire_reader& r, stations::station_summary& station) {
+    station.name = r.text();
+    station.min = r.raw<std::int32_t>();
+    station.max = r.raw<std::int32_t>();
+    station.sum = r.raw<std::int64_t>();
+    station.count = r.raw<std::int64_t>();
+  });
 }
 
 // The members every entry shares (entry.hpp): run and explain on the engine chosen, merge and empty.
