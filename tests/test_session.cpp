@@ -4,6 +4,7 @@
 // once (a budget for fewer files than they ask for), and the cache's own rules with a loader that counts.
 #include "rowscan/session.hpp"
 #include "rowscan/generate/lineitem.hpp"
+#include "rowscan/job/line_end_index.hpp"
 #include "rowscan/lineitem/format.hpp"
 #include "rowscan/session/kept_columns.hpp"
 #include "rowscan/stations/format.hpp"
@@ -154,6 +155,47 @@ TEST(Session, AFailedQueryKeepsNothingAndTheBytesAreAnsweredAgain) {
   std::string const good = dir.write("good", "A;1.0\n");
   EXPECT_THROW(s.stations({good}, {}, stop), rowscan::cancelled);
   EXPECT_EQ(s.cache().entries, 0u);
+}
+
+/// The answer's text, or the error's message.
+template <class Query>
+std::string answer_or_error(Query query) {
+  try {
+    return answer_text(query());
+  } catch (rowscan::error const& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+/// On the build's own engine (a GPU where there is one: the text is then kept in device memory, and a run
+/// that cannot fold it there reads the memory file, filled from the device), the first and the later query of
+/// a file answer or stop as a session that keeps nothing: long lines (past the workload's carried line), a
+/// byte order mark, no final newline, small chunks.
+TEST(Session, OnTheBuildsEngineKeptFilesAnswerAsTheFile) {
+  scratch dir;
+  std::mt19937_64 rng(7);
+  std::vector<std::string> texts = {random_measurements(1, 3000, 40), "\xEF\xBB\xBF" "A;1.0\nB;-2.5\n",
+                                    "A;1.0\nB;2.5", "A;1.0\n" + std::string(5000, 'x') + ";1.0\nB;2.0\n"};
+  for (std::size_t width : {300, 3000}) {  // lines that may be longer than the index's bound allows
+    std::string t;
+    for (int i = 0; i < 200; ++i) t += "S" + std::string(rng() % width, 'a' + i % 3) + ";" + std::to_string(i % 90) + ".5\n";
+    texts.push_back(t);
+  }
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    SCOPED_TRACE("text " + std::to_string(i));
+    std::string const path = dir.write("t" + std::to_string(i), texts[i]);
+    for (std::size_t chunk : {std::size_t{0}, std::size_t{4096}}) {
+      SCOPED_TRACE("chunk " + std::to_string(chunk));
+      rowscan::stations::summarize_options options;
+      options.chunk_size = chunk;
+      rowscan::session_options keeping, keeping_nothing;
+      keeping_nothing.cache_bytes = 0;
+      rowscan::session kept(keeping), read(keeping_nothing);
+      std::string const expected = answer_or_error([&] { return read.stations({path}, options); });
+      EXPECT_EQ(answer_or_error([&] { return kept.stations({path}, options); }), expected);
+      EXPECT_EQ(answer_or_error([&] { return kept.stations({path}, options); }), expected);
+    }
+  }
 }
 
 /// A lineitem table of `scale` (rowscan generate lineitem), written to `path`.
@@ -327,22 +369,77 @@ TEST(SessionColumns, ASmallChunkIsReadAsTheCliReadsIt) {
   EXPECT_EQ(s.cache().hits, 0u);
 }
 
-TEST(ResidentText, KnowsItsLongestLine) {
+TEST(ResidentText, HoldsTheFileBytes) {
   scratch dir;
-  struct shape {
-    char const* text;
-    std::uint64_t longest;  // with its '\n'
-  };
-  for (shape const& c :
-       {shape{"ab\nabcdef\nx", 7}, shape{"abc", 3}, shape{"\n\n", 1}, shape{"a\nbcd", 3}, shape{"abcd\nb\n", 5}}) {
-    SCOPED_TRACE(c.text);
-    std::string const path = dir.write("t", c.text);
+  for (char const* content : {"ab\nabcdef\nx", "abc", "\n\n", "\xEF\xBB\xBF" "a;1.0\n"}) {
+    SCOPED_TRACE(content);
+    std::string const path = dir.write("t", content);
     auto const id = rowscan::resident::identity_of(path);
     ASSERT_TRUE(id);
     auto const text = rowscan::resident::load_text(path, "t", *id, 2);
     ASSERT_TRUE(text);
-    EXPECT_EQ(text->longest_line, c.longest);
+    std::string held(id->size, '\0');
+    ASSERT_EQ(::pread(text->fd(), held.data(), held.size(), 0), static_cast<ssize_t>(held.size()));
+    EXPECT_EQ(held, content);
     EXPECT_FALSE(text->on_device);
+  }
+}
+
+/// The line-end index of a text kept only on a GPU (rowscan/job/line_end_index.hpp) against the text's own
+/// '\n's: random texts with lines of 0 to 3,000 bytes, indexed in pieces in a random order.
+TEST(LineEndIndex, BoundsTheLongestLineAndCutsBlocksAtLineEnds) {
+  constexpr std::size_t stretch = rowscan::job::line_end_index::stretch;
+  for (std::uint32_t seed = 1; seed <= 200; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 random(seed);
+    std::string text;
+    std::size_t const lines = random() % 40;
+    std::size_t const widest = std::size_t{1} << (random() % 12);  // lines of up to 1 to 2,048 bytes, and more
+    for (std::size_t i = 0; i < lines; ++i) {
+      text.append(random() % (i % 7 == 3 ? 3000 : widest + 1), 'a');
+      text += '\n';
+    }
+    text.append(random() % 3 == 0 ? random() % 100 : 0, 'z');  // no final '\n'
+    std::uint64_t longest = 0;  // with its '\n'
+    for (std::size_t start = 0; start < text.size();) {
+      std::size_t const end = text.find('\n', start);
+      std::size_t const stop = end == std::string::npos ? text.size() : end + 1;
+      longest = std::max<std::uint64_t>(longest, stop - start);
+      start = stop;
+    }
+    rowscan::job::line_end_index index(text.size());
+    std::size_t const piece = stretch * (1 + random() % 4);
+    std::vector<std::size_t> pieces;
+    for (std::size_t at = 0; at < text.size(); at += piece) pieces.push_back(at);
+    std::shuffle(pieces.begin(), pieces.end(), random);
+    for (std::size_t at : pieces) index.index(text.data() + at, std::min(piece, text.size() - at), at);
+
+    std::uint64_t const bound = index.longest_line_bound();
+    EXPECT_GE(bound, longest);
+    EXPECT_LE(bound, std::max<std::uint64_t>(longest + stretch, 2 * stretch));
+    if (text.empty()) continue;
+    for (std::size_t block_size : {std::size_t{1} + random() % 64, std::size_t{1} + random() % 8192, 2 * stretch,
+                                   std::size_t{1} << 20}) {
+      SCOPED_TRACE("block size " + std::to_string(block_size));
+      std::size_t const first_line_end = text.find('\n');
+      std::uint64_t const begin = random() % 2 == 0 || first_line_end == std::string::npos ? 0 : first_line_end + 1;
+      auto const blocks = index.blocks(begin, text.size(), block_size);
+      if (block_size >= 2 * stretch && longest <= stretch) {
+        EXPECT_TRUE(blocks);  // a whole stretch holds a '\n'
+      }
+      if (!blocks) continue;
+      std::uint64_t at = begin;
+      for (auto const& [b, e] : *blocks) {
+        EXPECT_EQ(b, at);
+        EXPECT_LT(b, e);
+        EXPECT_LE(e - b, block_size);
+        if (e != text.size()) {
+          EXPECT_EQ(text[e - 1], '\n') << "a block ends at " << e;
+        }
+        at = e;
+      }
+      EXPECT_EQ(at, text.size());
+    }
   }
 }
 

@@ -18,6 +18,7 @@
 // freed when that query ends. Thread-safe: queries may acquire at once; a load runs outside the lock.
 #pragma once
 
+#include "rowscan/session/device_keeper.hpp"
 #include "rowscan/session/file_identity.hpp"
 
 #include <cstdint>
@@ -59,15 +60,14 @@ class resident_entry {
 };
 
 /// A file's bytes held in memory: a memory file (memfd) of exactly the bytes the file had when it was
-/// loaded, which the reader reads as it reads the file (through a descriptor of its own).
+/// loaded, which the reader reads as it reads the file (through a descriptor of its own); on a GPU, a copy
+/// in device memory instead, and a memory file that holds only the first bytes until a run reads it.
 class resident_text final : public resident_entry {
  public:
   resident_text(int fd, file_identity identity) : resident_entry(entry_kind::text, identity, identity.size), fd_(fd) {}
   ~resident_text() override;
 
   int fd() const { return fd_; }
-  /// Its longest line, with its '\n' (a GPU folds a copy only where the workload carries such a line).
-  std::uint64_t longest_line = 0;
   /// A copy in a GPU's memory (device_keeper), freed with the text by `free_copy`.
   bool on_device = false;
   void (*free_copy)(int fd) = nullptr;
@@ -81,6 +81,16 @@ class resident_text final : public resident_entry {
 /// as a file by the query). Throws rowscan::error naming `label` when it cannot be read or memory runs out.
 std::shared_ptr<resident_text> load_text(std::string const& path, std::string const& label,
                                          file_identity const& expected, unsigned threads);
+
+/// Reads the file at `path` (whose identity was `expected`) straight into the memory of the GPU of `keeper`
+/// (device_keeper::keep), for a memory file of its size that holds only its first `head_bytes` (what opening
+/// a file reads: a byte order mark); its runs fold the copy (rowscan/job/resident_device.hpp). The host's
+/// memory file would be filled at about 2.5 GB/s, slower than the copy to the GPU and the fold together
+/// (docs/python.md, "The cache"). Nothing if the GPU has no room, or the file is not that one any more or
+/// changed while it was read.
+std::shared_ptr<resident_text> load_to_device(std::string const& path, std::string const& label,
+                                              file_identity const& expected, device_keeper const& keeper);
+constexpr std::uint64_t head_bytes = 64 << 10;
 
 /// How a cache loads a file: load_text, or a test's wrapper of it (one that counts, or waits).
 using loader = std::function<std::shared_ptr<resident_text>(std::string const& path, std::string const& label,

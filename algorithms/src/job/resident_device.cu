@@ -7,20 +7,22 @@
 #include "rowscan/error.hpp"
 #include "rowscan/io/pinned_memory.hpp"
 #include "rowscan/io/read_at.hpp"
+#include "rowscan/job/line_end_index.hpp"
 #include "rowscan/job/tally.hpp"
 #include "rowscan/session/device_keeper.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <atomic>
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <fcntl.h>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -35,27 +37,34 @@ namespace {
 /// Readable bytes after the copy's text, for the last block: more than any workload asks for after a text.
 constexpr std::size_t copy_padding = 4096;
 
-/// A memory file's bytes on one GPU, and a mapping of the memory file on the host, where its blocks are cut at
-/// line ends. Freed with cudaFree, whose error at the runtime's teardown is ignored (a device_vector would throw).
+/// A file's bytes on one GPU, the index of its line ends, and the memory file the session's runs read in the
+/// file's place (its descriptor duplicated, so that write_back can fill it). Freed with cudaFree, whose error at
+/// the runtime's teardown is ignored (a device_vector would throw).
 struct device_copy {
   char* device = nullptr;
-  char const* host = nullptr;
   std::uint64_t bytes = 0;
-  std::uint64_t longest_line = 0;
+  std::optional<line_end_index> line_ends;
+  std::uint64_t longest_line = 0;  // at least the longest line's bytes, with its '\n'
   int gpu = 0;
+  int memory = -1;
+  std::mutex writing;         // write_back's, once
+  bool written_back = false;  // the memory file holds every byte
   ~device_copy() {
     if (device != nullptr) (void)cudaFree(device);
     (void)cudaGetLastError();
-    if (host != nullptr) ::munmap(const_cast<char*>(host), bytes);
+    if (memory >= 0) ::close(memory);
   }
 };
 
-/// Copies `bytes` of the memory file on fd to `device` (on the current GPU), several threads at once, each
-/// through two page-locked staging buffers of its own: one is read into with pread while the other's copy
-/// runs. One cudaMemcpy from a mapping of the file is pageable: about 9 GB/s, a sixth of the bus's speed
-/// (docs/data/page_cache_copy-h100.csv), 1.5 s for a 1e9-row file.
-void copy_to_device(int fd, char* device, std::uint64_t bytes) {
-  constexpr std::size_t piece = std::size_t{32} << 20;
+/// Copies `bytes` of the file on fd to `device` (on the current GPU) and indexes its line ends, several threads
+/// at once, each through two page-locked staging buffers of its own: one is read into with pread (and indexed)
+/// while the other's copy runs. pread from the page cache into pinned memory runs at 43 GB/s with 16 threads,
+/// where one cudaMemcpy from a mapping of the file is pageable: about 9 GB/s (docs/data/page_cache_copy-h100.csv).
+void copy_to_device(int fd, char* device, std::uint64_t bytes, line_end_index& line_ends) {
+  // 4 MiB: a thread's two buffers are 8 MiB of pinned memory, which is slow to allocate; a multiple of the
+  // index's stretch.
+  constexpr std::size_t piece = std::size_t{4} << 20;
+  static_assert(piece % line_end_index::stretch == 0);
   std::uint64_t const pieces = (bytes + piece - 1) / piece;
   unsigned const threads =
       static_cast<unsigned>(std::min<std::uint64_t>(pieces, std::clamp(std::thread::hardware_concurrency(), 1u, 16u)));
@@ -92,9 +101,10 @@ void copy_to_device(int fd, char* device, std::uint64_t bytes) {
         std::size_t const n = static_cast<std::size_t>(std::min<std::uint64_t>(piece, bytes - begin));
         check_cuda(cudaEventSynchronize(s.copied[turn]), "cannot copy a file to the GPU");  // its last copy is done
         char* const to = static_cast<char*>(s.buffer[turn]);
-        io::read_at(fd, to, n, begin, "a session's memory file", bytes);
+        io::read_at(fd, to, n, begin, "a file kept on the GPU", bytes);
         check_cuda(cudaMemcpyAsync(device + begin, to, n, cudaMemcpyHostToDevice, s.stream), "cannot copy a file to the GPU");
         check_cuda(cudaEventRecord(s.copied[turn], s.stream), "cannot copy a file to the GPU");
+        line_ends.index(to, n, begin);  // while the copy runs
       }
       check_cuda(cudaStreamSynchronize(s.stream), "cannot copy a file to the GPU");
     } catch (...) {
@@ -147,23 +157,29 @@ std::shared_ptr<device_copy> copy_of(int fd) {
   return found == copies().end() ? nullptr : found->second;
 }
 
-/// The input [begin, end) of the copy in blocks of at most block_size bytes that end after a '\n' (the last one
-/// at `end`); nothing if a block holds no '\n' (a line longer than a block: the reader's rules decide).
-std::optional<std::vector<std::pair<std::uint64_t, std::uint64_t>>> blocks_of(device_copy const& copy,
-                                                                              std::uint64_t begin, std::uint64_t end,
-                                                                              std::size_t block_size) {
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> blocks;
-  for (std::uint64_t b = begin; b < end;) {
-    std::uint64_t e = std::min<std::uint64_t>(end, b + block_size);
-    if (e < end) {
-      void const* const last = ::memrchr(copy.host + b, '\n', e - b);
-      if (last == nullptr) return std::nullopt;
-      e = static_cast<std::uint64_t>(static_cast<char const*>(last) - copy.host) + 1;
+/// Fills the memory file with the copy's bytes, once, for a run that reads it instead of folding the copy (the
+/// session wrote only its first bytes: rowscan/session/resident_cache.hpp, load_to_device).
+void write_back(device_copy& copy) {
+  std::lock_guard<std::mutex> lock(copy.writing);
+  if (copy.written_back) return;
+  constexpr std::size_t piece = std::size_t{32} << 20;
+  struct pinned {
+    void* p = io::allocate_pinned(piece);
+    ~pinned() { io::free_pinned(p); }
+  } buffer;
+  check_cuda(cudaSetDevice(copy.gpu), "cannot use the GPU of a session's file");
+  for (std::uint64_t at = 0; at < copy.bytes; at += piece) {
+    std::size_t const n = static_cast<std::size_t>(std::min<std::uint64_t>(piece, copy.bytes - at));
+    check_cuda(cudaMemcpy(buffer.p, copy.device + at, n, cudaMemcpyDeviceToHost), "cannot copy a file from the GPU");
+    for (std::size_t written = 0; written < n;) {
+      ssize_t const put = ::pwrite(copy.memory, static_cast<char const*>(buffer.p) + written, n - written,
+                                   static_cast<off_t>(at + written));
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) throw error("cannot write a session's memory file: " + std::string(std::strerror(errno)));
+      written += static_cast<std::size_t>(put);
     }
-    blocks.emplace_back(b, e);
-    b = e;
   }
-  return blocks;
+  copy.written_back = true;
 }
 #endif
 
@@ -226,32 +242,32 @@ bool kept_on_device(int fd) {
 #endif
 }
 
-bool keep_on_device(int fd, std::uint64_t bytes, std::uint64_t longest_line) {
+bool keep_on_device(int file, int memory, std::uint64_t bytes) {
 #if ROWSCAN_HAS_CUB
-  auto const key = key_of(fd);
+  auto const key = key_of(memory);
   if (!key || bytes == 0) return false;
   auto copy = std::make_shared<device_copy>();
   copy->bytes = bytes;
-  copy->longest_line = longest_line;
-  void* const host = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
-  if (host == MAP_FAILED) return false;
-  copy->host = static_cast<char const*>(host);
   check_cuda(cudaGetDevice(&copy->gpu), "cannot tell the current GPU");
   void* device = nullptr;
   if (cudaMalloc(&device, bytes + copy_padding) != cudaSuccess) {
-    (void)cudaGetLastError();  // no room: runs read the memory file instead
+    (void)cudaGetLastError();  // no room: the session keeps the bytes on the host
     return false;
   }
   copy->device = static_cast<char*>(device);
-  copy_to_device(fd, copy->device, bytes);
+  copy->line_ends.emplace(bytes);
+  copy_to_device(file, copy->device, bytes, *copy->line_ends);
   check_cuda(cudaMemset(copy->device + bytes, 0, copy_padding), "cannot clear the padding of a file on the GPU");
+  copy->longest_line = copy->line_ends->longest_line_bound();
+  copy->memory = ::fcntl(memory, F_DUPFD_CLOEXEC, 0);
+  if (copy->memory < 0) throw error("cannot keep a session's memory file: " + std::string(std::strerror(errno)));
   std::lock_guard<std::mutex> lock(copies_mutex());
   copies()[*key] = std::move(copy);
   return true;
 #else
-  (void)fd;
+  (void)file;
+  (void)memory;
   (void)bytes;
-  (void)longest_line;
   return false;
 #endif
 }
@@ -274,19 +290,25 @@ void drop_from_device(int fd) {
 bool run_resident(int fd, std::string const& label, job_options const& options, block_layout const& layout,
                   std::vector<worker_slot> const& workers, run_report& report) {
 #if ROWSCAN_HAS_CUB
-  if (options.shared != nullptr || layout.record_quote != 0 || workers.empty()) return false;
   std::shared_ptr<device_copy> const copy = copy_of(fd);
-  if (!copy || copy->longest_line >= layout.carried_line || layout.text_padding > copy_padding) return false;
+  if (!copy) return false;
+  // The run reads the memory file instead, all of whose bytes are then written back from the copy.
+  auto const read_instead = [&] {
+    write_back(*copy);
+    return false;
+  };
+  if (options.shared != nullptr || layout.record_quote != 0 || workers.empty()) return read_instead();
+  if (copy->longest_line >= layout.carried_line || layout.text_padding > copy_padding) return read_instead();
   int const current = current_device();
   for (worker_slot const& w : workers) {
-    if ((w.device == no_device ? current : w.device) != copy->gpu) return false;
+    if ((w.device == no_device ? current : w.device) != copy->gpu) return read_instead();
   }
   off_t const at = ::lseek(fd, 0, SEEK_CUR);
-  if (at < 0 || static_cast<std::uint64_t>(at) > copy->bytes) return false;
+  if (at < 0 || static_cast<std::uint64_t>(at) > copy->bytes) return read_instead();
   std::uint64_t const begin = static_cast<std::uint64_t>(at);
   std::uint64_t const end = begin + std::min<std::uint64_t>(copy->bytes - begin, options.max_input_bytes);
-  auto const blocks = blocks_of(*copy, begin, end, layout.block_size);
-  if (!blocks) return false;
+  auto const blocks = copy->line_ends->blocks(begin, end, layout.block_size);
+  if (!blocks) return read_instead();
 
   // The workers take blocks in input order, each on a thread of its own (the driver's lanes: one's kernels run
   // while another waits for a result on the host); their tallies are merged in input order after.

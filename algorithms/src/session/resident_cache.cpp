@@ -28,32 +28,13 @@ struct closing {
 /// Copies bytes [begin, end) of `from` to the same place in `to` through a buffer of its own, with pread
 /// and pwrite: the kernel allocates the memory file's pages as it writes them (a copy into a mapping of
 /// it took a page fault a page, several times slower). False if the file ended first.
-/// Where the '\n's of a stretch of the file are: the first, the last, and the longest line between two of them.
-struct line_ends {
-  std::uint64_t first = UINT64_MAX;  // none
-  std::uint64_t last = 0;
-  std::uint64_t longest = 0;
-  void add(std::uint64_t at) {
-    if (first == UINT64_MAX) {
-      first = at;
-    } else {
-      longest = std::max(longest, at - last);
-    }
-    last = at;
-  }
-};
-
-bool copy_range(int from, int to, std::uint64_t begin, std::uint64_t end, line_ends& ends) {
-  std::vector<char> buffer(std::size_t{4} << 20);
+bool copy_range(int from, int to, std::uint64_t begin, std::uint64_t end) {
+  std::vector<char> buffer(std::min<std::uint64_t>(end - begin, std::uint64_t{4} << 20));
   while (begin < end) {
     std::size_t const want = static_cast<std::size_t>(std::min<std::uint64_t>(end - begin, buffer.size()));
     ssize_t const got = ::pread(from, buffer.data(), want, static_cast<off_t>(begin));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return false;
-    for (char const* p = buffer.data(); (p = static_cast<char const*>(std::memchr(p, '\n', buffer.data() + got - p)));
-         ++p) {
-      ends.add(begin + static_cast<std::uint64_t>(p - buffer.data()));
-    }
     std::size_t written = 0;
     while (written < static_cast<std::size_t>(got)) {
       ssize_t const put = ::pwrite(to, buffer.data() + written, static_cast<std::size_t>(got) - written,
@@ -65,6 +46,25 @@ bool copy_range(int from, int to, std::uint64_t begin, std::uint64_t end, line_e
     begin += static_cast<std::uint64_t>(got);
   }
   return true;
+}
+
+/// A new memory file of `size` bytes (holes until written), owned by the text made of it.
+std::shared_ptr<resident_text> memory_file(std::string const& label, file_identity const& expected) {
+  int const memory = ::memfd_create("rowscan-resident", MFD_CLOEXEC);
+  if (memory < 0) throw error(label + ": cannot hold its bytes in memory: " + std::strerror(errno));
+  auto text = std::make_shared<resident_text>(memory, expected);
+  if (::ftruncate(memory, static_cast<off_t>(expected.size)) != 0) {
+    throw error(label + ": cannot hold its " + std::to_string(expected.size) + " bytes in memory: " +
+                std::strerror(errno));
+  }
+  return text;
+}
+
+/// Whether the file open on `file`, and the one at `path`, are still `expected`.
+bool unchanged(int file, std::string const& path, file_identity const& expected) {
+  if (identity_of(file) != expected) return false;
+  auto const now = identity_of(path);
+  return now && *now == expected;
 }
 
 }  // namespace
@@ -80,23 +80,17 @@ std::shared_ptr<resident_text> load_text(std::string const& path, std::string co
   if (file < 0) throw error(label + ": cannot open: " + std::strerror(errno));
   closing const file_closing{file};
   if (identity_of(file) != expected) return nullptr;  // replaced since the query looked: read as a file
-  int const memory = ::memfd_create("rowscan-resident", MFD_CLOEXEC);
-  if (memory < 0) throw error(label + ": cannot hold its bytes in memory: " + std::strerror(errno));
-  auto text = std::make_shared<resident_text>(memory, expected);
+  auto text = memory_file(label, expected);
   std::uint64_t const size = expected.size;
-  if (::ftruncate(memory, static_cast<off_t>(size)) != 0) {
-    throw error(label + ": cannot hold its " + std::to_string(size) + " bytes in memory: " + std::strerror(errno));
-  }
   // Stripes of at least 64 MiB, one a thread: a thread copies from the page cache at a few GB/s.
   std::uint64_t const stripe =
       std::max<std::uint64_t>(std::uint64_t{64} << 20, (size + threads - 1) / std::max(threads, 1u));
   std::vector<std::thread> copying;
   std::vector<char> whole((size + stripe - 1) / stripe, 0);
-  std::vector<line_ends> ends(whole.size());
   for (std::size_t i = 0; i < whole.size(); ++i) {
     auto copy = [&, i] {
       std::uint64_t const begin = i * stripe;
-      whole[i] = copy_range(file, memory, begin, std::min(size, begin + stripe), ends[i]) ? 1 : 0;
+      whole[i] = copy_range(file, text->fd(), begin, std::min(size, begin + stripe)) ? 1 : 0;
     };
     if (i + 1 == whole.size()) {
       copy();  // the last stripe on this thread
@@ -111,18 +105,27 @@ std::shared_ptr<resident_text> load_text(std::string const& path, std::string co
   for (std::thread& t : copying) t.join();
   bool const complete = std::all_of(whole.begin(), whole.end(), [](char c) { return c != 0; });
   // Changed as it was read (a write, a truncation): the copy may mix old and new bytes.
-  if (!complete || identity_of(file) != expected) return nullptr;
-  auto const now = identity_of(path);
-  if (!now || *now != expected) return nullptr;
-  // The stripes' line ends in order: a line runs from the byte after one '\n' to the next (or the end).
-  std::uint64_t longest = 0;
-  std::uint64_t line_start = 0;
-  for (line_ends const& e : ends) {
-    if (e.first == UINT64_MAX) continue;
-    longest = std::max({longest, e.longest, e.first + 1 - line_start});
-    line_start = e.last + 1;
+  if (!complete || !unchanged(file, path, expected)) return nullptr;
+  return text;
+}
+
+std::shared_ptr<resident_text> load_to_device(std::string const& path, std::string const& label,
+                                              file_identity const& expected, device_keeper const& keeper) {
+  int const file = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file < 0) throw error(label + ": cannot open: " + std::strerror(errno));
+  closing const file_closing{file};
+  if (identity_of(file) != expected || expected.size == 0) return nullptr;
+  auto text = memory_file(label, expected);
+  if (!copy_range(file, text->fd(), 0, std::min(expected.size, head_bytes))) return nullptr;  // it shrank
+  try {
+    if (!keeper.keep(file, text->fd(), expected.size)) return nullptr;
+  } catch (error const&) {
+    if (!unchanged(file, path, expected)) return nullptr;  // it shrank as it was read: read as a file
+    throw;
   }
-  text->longest_line = std::max(longest, size - line_start);
+  text->on_device = true;
+  text->free_copy = keeper.drop;
+  if (!unchanged(file, path, expected)) return nullptr;  // the copy may mix old and new bytes (freed with text)
   return text;
 }
 

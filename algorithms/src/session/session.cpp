@@ -283,16 +283,15 @@ session::session(session_options const& options) {
   on.start({});  // a GPU's context now, not in the first query
   unsigned const threads = options.threads;
   unsigned const load_threads = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-  // On a GPU each loaded file is copied to the device too, and runs fold that copy (rowscan/job/resident_device.hpp).
+  // On a GPU each file is loaded into device memory, and runs fold that copy (rowscan/job/resident_device.hpp);
+  // in host memory where the GPU has no room.
   device_keeper const* const keeper = on.on_gpu() ? gpu_keeper() : nullptr;
   resident::loader load = [load_threads, keeper](std::string const& path, std::string const& label,
                                                  resident::file_identity const& expected) {
-    auto text = resident::load_text(path, label, expected, load_threads);
-    if (text && keeper != nullptr && keeper->keep(text->fd(), text->bytes(), text->longest_line)) {
-      text->on_device = true;
-      text->free_copy = keeper->drop;
+    if (keeper != nullptr) {
+      if (auto text = resident::load_to_device(path, label, expected, *keeper)) return text;
     }
-    return text;
+    return resident::load_text(path, label, expected, load_threads);
   };
   state_.reset(new state{
       &on, threads, resident::resident_cache(options.cache_bytes.value_or(default_cache_bytes(on)), load), keeper});
