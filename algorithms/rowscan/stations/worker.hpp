@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
@@ -104,19 +105,21 @@ class worker final : public job::block_worker {
   /// holds none.
   void fold_set_aside(std::size_t block_size);
 #endif
-  /// Whether pending_ should join the table now: once it holds as many stations (the GPU's, where every
-  /// block is general), or on the host systems, whose fast path knows only the table's stations, once the
-  /// lines folded into it number half of the stations.
+  /// Whether pending_ should join the table now: once its rows number the table's stations (the
+  /// GPU's, where every block is general), or on the host systems, whose fast path knows only the table's
+  /// stations, once the lines folded into it number half of the stations and its rows.
   bool pending_due() const;
 
   /// The general path's fold of a block: into the table, or, once the table is over the fast path's
-  /// limit, into pending_, which joins the table when it holds as many stations: a merge costs both
-  /// tables' rows, so a table of a million stations is merged with every few blocks' stations at once
-  /// rather than with each block's (docs/stations.md, "A million stations").
+  /// limit, into a table of the block's own kept in pending_; pending_'s tables join the table together
+  /// (merge_all: one sort of their rows, one grouping): a merge costs both tables' rows, so a table of a
+  /// million stations is merged with every few blocks' stations at once rather than with each block's,
+  /// and no block's stations are merged again and again into a growing pending table
+  /// (docs/stations.md, "A million stations").
   job::tally fold_general(char const* text, std::size_t size);
-  /// Merges pending_ into the table (std::bad_alloc leaves both as they were).
+  /// Merges pending_'s tables into the table (std::bad_alloc leaves them as they were).
   void merge_pending();
-  /// Gives the pool's cached blocks back once the table or pending_ has grown past a power of two it had
+  /// Gives the pool's cached blocks back once the table or pending_'s rows have grown past a power of two it had
   /// not reached, so into larger size classes; not after every general block.
   void release_outgrown_classes();
 
@@ -130,7 +133,9 @@ class worker final : public job::block_worker {
   std::uint64_t shared_seen_ = 0;  // the version of shared_ last taken
 #endif
   station_table table_;
-  station_table pending_;  ///< stations of general blocks not yet in table_ (only while it is over the limit)
+  /// Tables of general blocks not yet in table_ (only while it is over the limit), each in key order
+  std::vector<station_table> pending_;
+  std::size_t pending_rows_ = 0;   ///< the rows of pending_'s tables (a station may have one in several)
   std::size_t pending_lines_ = 0;  ///< lines folded into pending_ since it last joined table_
   std::size_t released_at_ = 0;  ///< the largest power of two the stations reached when the pool was released
   station_dictionary dictionary_;

@@ -4,6 +4,7 @@
 #include "rowscan/read_back.hpp"
 
 #include <thrust/copy.h>
+#include <thrust/fill.h>
 #include <thrust/gather.h>
 #include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -18,6 +19,7 @@
 #include <thrust/tuple.h>
 
 #include <utility>
+#include <vector>
 
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
@@ -71,23 +73,26 @@ strings_column appended(strings_column const& a, strings_column const& b, contex
 
 }  // namespace
 
-station_table merge_tables(station_table const& a, station_table const& b, context const& ctx) {
-  if (b.size() == 0 || a.size() == 0) {  // the identity: no grouping needed
-    station_table out = b.size() == 0 ? a : b;
-    out.names_compared = a.names_compared || b.names_compared;
-    return out;
-  }
-  auto policy = ctx.policy();
-  // Both tables are in key order, so one merge puts their rows in key order: linear in the rows, where
-  // a sort of both took most of a run's time once the table held a million stations and every block
-  // merged into it (docs/stations.md, "A million stations").
-  std::size_t const n = a.size() + b.size();
-  device_buffer<std::uint64_t> keys(n, ctx.memory());
-  device_buffer<row_index> rows(n, ctx.memory());
-  thrust::merge_by_key(
-      policy, a.keys.begin(), a.keys.end(), b.keys.begin(), b.keys.end(), thrust::counting_iterator<row_index>(0),
-      thrust::counting_iterator<row_index>(static_cast<row_index>(a.size())), keys.begin(), rows.begin());
+namespace {
 
+/// A row of the second table, numbered after the first table's rows.
+struct row_after {
+  std::size_t a_size;
+  ROWSCAN_HD row_index operator()(row_index r) const { return static_cast<row_index>(a_size + r); }
+};
+
+/// A name row of a table appended after others, moved past their names.
+struct name_row_after {
+  std::size_t base;
+  ROWSCAN_HD row_index operator()(row_index r) const { return static_cast<row_index>(base + r); }
+};
+
+/// The rows of tables a and b (keys and rows: each merged row's key, and its row, b's numbered from
+/// a.size()), in key order, grouped by name. The names: a's where they are, then those of the stations
+/// that b alone has, gathered in key order.
+station_table grouped_rows(station_table const& a, station_table const& b, device_buffer<std::uint64_t>& keys,
+                           device_buffer<row_index>& rows, context const& ctx) {
+  auto policy = ctx.policy();
   using stats_view = array_view<station_stats>;
   concatenated<table_names> names{names_by_row(a), names_by_row(b), a.size()};
   concatenated<stats_view> stats{stats_view{thrust::raw_pointer_cast(a.stats.data())},
@@ -95,7 +100,6 @@ station_table merge_tables(station_table const& a, station_table const& b, conte
   auto stats_in = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), stats);
   groups g = group_key_ordered(keys, rows, names, stats_in, ctx);
 
-  // The names: a's where they are, then those of the stations that b alone has, gathered in key order.
   std::size_t const count = g.keys.size();
   auto const fresh_flags = thrust::make_transform_iterator(g.representative.begin(), only_in_b{a.size()});
   device_buffer<row_index> name_rows(count, ctx.memory());
@@ -120,6 +124,92 @@ station_table merge_tables(station_table const& a, station_table const& b, conte
   out.stats = std::move(g.stats);
   out.names_compared = g.names_compared || a.names_compared || b.names_compared;
   return out;
+}
+
+/// The rows of the tables one after another, each table's as they are: not in key order, and a station
+/// may have a row in several. Names are appended, each table's name rows moved past the names before.
+station_table concatenation(std::vector<station_table> const& tables, context const& ctx) {
+  auto policy = ctx.policy();
+  std::size_t rows = 0;
+  std::size_t names = 0;
+  std::size_t chars = 0;
+  for (station_table const& t : tables) {
+    rows += t.size();
+    names += t.names.size();
+    chars += t.names.chars.size();
+  }
+  station_table out;
+  out.keys = device_buffer<std::uint64_t>(rows, ctx.memory());
+  out.stats = device_buffer<station_stats>(rows, ctx.memory());
+  out.name_rows = device_buffer<row_index>(rows, ctx.memory());
+  device_buffer<char> all_chars(chars, ctx.memory());
+  device_buffer<std::int64_t> offsets(names + 1, ctx.memory());
+  thrust::fill_n(policy, offsets.begin(), 1, std::int64_t{0});
+  std::size_t row = 0;
+  std::size_t name = 0;
+  std::size_t char_at = 0;
+  for (station_table const& t : tables) {
+    auto const at = static_cast<std::ptrdiff_t>(row);
+    thrust::copy(policy, t.keys.begin(), t.keys.end(), out.keys.begin() + at);
+    thrust::copy(policy, t.stats.begin(), t.stats.end(), out.stats.begin() + at);
+    if (t.name_rows.empty()) {
+      thrust::sequence(policy, out.name_rows.begin() + at, out.name_rows.begin() + at + static_cast<std::ptrdiff_t>(t.size()),
+                       static_cast<row_index>(name));
+    } else {
+      thrust::transform(policy, t.name_rows.begin(), t.name_rows.end(), out.name_rows.begin() + at, name_row_after{name});
+    }
+    thrust::copy(policy, t.names.chars.begin(), t.names.chars.end(), all_chars.begin() + static_cast<std::ptrdiff_t>(char_at));
+    thrust::transform(policy, t.names.offsets.begin() + 1, t.names.offsets.end(),
+                      offsets.begin() + static_cast<std::ptrdiff_t>(name + 1),
+                      offset_after{static_cast<std::int64_t>(char_at)});
+    row += t.size();
+    name += t.names.size();
+    char_at += t.names.chars.size();
+    out.names_compared = out.names_compared || t.names_compared;
+  }
+  out.names = strings_column(std::move(all_chars), std::move(offsets));
+  return out;
+}
+
+}  // namespace
+
+station_table merge_tables(station_table const& a, station_table const& b, context const& ctx) {
+  if (b.size() == 0 || a.size() == 0) {  // the identity: no grouping needed
+    station_table out = b.size() == 0 ? a : b;
+    out.names_compared = a.names_compared || b.names_compared;
+    return out;
+  }
+  // Both tables are in key order, so one merge puts their rows in key order: linear in the rows, where
+  // a sort of both took most of a run's time once the table held a million stations and every block
+  // merged into it (docs/stations.md, "A million stations").
+  std::size_t const n = a.size() + b.size();
+  device_buffer<std::uint64_t> keys(n, ctx.memory());
+  device_buffer<row_index> rows(n, ctx.memory());
+  thrust::merge_by_key(
+      ctx.policy(), a.keys.begin(), a.keys.end(), b.keys.begin(), b.keys.end(), thrust::counting_iterator<row_index>(0),
+      thrust::counting_iterator<row_index>(static_cast<row_index>(a.size())), keys.begin(), rows.begin());
+  return grouped_rows(a, b, keys, rows, ctx);
+}
+
+station_table merge_all(station_table const& a, std::vector<station_table> const& others, context const& ctx) {
+  if (others.empty()) return a;
+  if (others.size() == 1) return merge_tables(a, others.front(), ctx);
+  auto policy = ctx.policy();
+  // The others' rows, one after another, sorted by key once: each row is sorted and grouped once, where
+  // merging the tables one after another passed over the growing result with each of them
+  // (docs/stations.md, "A million stations").
+  station_table b = concatenation(others, ctx);
+  device_buffer<row_index> b_rows(b.size(), ctx.memory());
+  thrust::sequence(policy, b_rows.begin(), b_rows.end());
+  // b's keys are sorted where they are: the grouping reads b's rows' names and stats, not their keys.
+  thrust::sort_by_key(policy, b.keys.begin(), b.keys.end(), b_rows.begin());
+  std::size_t const n = a.size() + b.size();
+  device_buffer<std::uint64_t> keys(n, ctx.memory());
+  device_buffer<row_index> rows(n, ctx.memory());
+  thrust::merge_by_key(policy, a.keys.begin(), a.keys.end(), b.keys.begin(), b.keys.end(),
+                       thrust::counting_iterator<row_index>(0),
+                       thrust::make_transform_iterator(b_rows.begin(), row_after{a.size()}), keys.begin(), rows.begin());
+  return grouped_rows(a, b, keys, rows, ctx);
 }
 
 /// A name's first 8 bytes as a big-endian number, zero above its end. Two names whose numbers differ are

@@ -28,7 +28,8 @@ worker::worker(context const& ctx, worker_options const& options, block_observer
 
 void worker::start_from(station_table table) {
   table_ = std::move(table);
-  pending_ = station_table{};
+  pending_.clear();
+  pending_rows_ = 0;
   dictionary_.invalidate();
 #if !ROWSCAN_HAS_CUB
   wide_dictionary_.invalidate();
@@ -44,9 +45,10 @@ station_table const& worker::partial() {
 }
 
 void worker::merge_pending() {
-  if (pending_.size() == 0) return;
-  merge_into(table_, std::move(pending_), ctx_);  // table_ is not empty: pending_ is read, not moved
-  pending_ = station_table{};
+  if (pending_.empty()) return;
+  table_ = merge_all(table_, pending_, ctx_);  // std::bad_alloc leaves both as they were
+  pending_.clear();
+  pending_rows_ = 0;
   pending_lines_ = 0;
 #if !ROWSCAN_HAS_CUB
   wide_dictionary_.invalidate();  // the table's rows moved: its ids are theirs
@@ -54,16 +56,20 @@ void worker::merge_pending() {
 }
 
 bool worker::pending_due() const {
+  // pending_'s tables join the table once their rows number its stations: each join sorts their rows
+  // and groups them with the table's, so a table of a million stations is passed over once every few
+  // blocks, and each block's rows are sorted and grouped once more. Waiting for twice as many rows
+  // measured slower, in memory first touched (docs/stations.md, "A million stations").
 #if ROWSCAN_HAS_CUB
-  return pending_.size() >= table_.size();
+  return pending_rows_ >= table_.size();
 #else
-  if (!wide_fold()) return pending_.size() >= table_.size();
+  if (!wide_fold()) return pending_rows_ >= table_.size();
   // In fold_wide the lines of pending_'s stations go to the general path until they join the table, and
   // each join costs a merge and a dictionary of every station: pending_ joins once the lines folded into
   // it since the last join number half of the stations (a rent-or-buy rule: the lines' cost has grown to
   // about a join's). Waiting until pending_ held a quarter of the table's stations left it out for good
   // once fewer than that were still unseen (docs/stations.md, "A million stations").
-  return 2 * pending_lines_ >= table_.size() + pending_.size();
+  return 2 * pending_lines_ >= table_.size() + pending_rows_;
 #endif
 }
 
@@ -76,7 +82,7 @@ void worker::release_outgrown_classes() {
   // a power not reached before: their sum falls when pending_ joins the table (they share stations) and
   // rises with the next block. Block-sized temporaries are asked for in every block and stay
   // (memory_pool.hpp).
-  std::size_t const stations = table_.size() > pending_.size() ? table_.size() : pending_.size();
+  std::size_t const stations = table_.size() > pending_rows_ ? table_.size() : pending_rows_;
   std::size_t power = 1;
   while (power < stations) power *= 2;
   if (power <= released_at_) return;
@@ -86,8 +92,13 @@ void worker::release_outgrown_classes() {
 
 job::tally worker::fold_general(char const* text, std::size_t size) {
   if (!station_dictionary::over_limit(table_)) return general_.fold(text, size, table_);
-  job::tally t = general_.fold(text, size, pending_);
+  station_table block;
+  job::tally t = general_.fold(text, size, block);
   pending_lines_ += t.lines;
+  if (block.size() > 0) {
+    pending_rows_ += block.size();
+    pending_.push_back(std::move(block));
+  }
   if (pending_due()) {
     try {
       merge_pending();
