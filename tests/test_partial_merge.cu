@@ -234,7 +234,9 @@ TEST(PartialMerge, MergeAllIsTheMergesOneAfterAnother) {
         others.push_back(rowscan::stations::station_table{});
         std::shuffle(others.begin(), others.end(), rng);
 
-        rowscan::stations::station_table const all = rowscan::stations::merge_all(running, others, ctx);
+        std::vector<rowscan::stations::station_table const*> other_tables;
+        for (auto const& t : others) other_tables.push_back(&t);
+        rowscan::stations::station_table const all = rowscan::stations::merge_all(running, other_tables, ctx);
         EXPECT_EQ(answer_of(all), reference::stations_answer(seen));
         rowscan::stations::station_table one_by_one = running;
         for (auto const& t : others) one_by_one = rowscan::stations::merge_tables(one_by_one, t, ctx);
@@ -265,8 +267,8 @@ TEST(PartialMerge, MergeAllOfNoneOrOne) {
   };
   rowscan::stations::station_table const running = table_of(a);
   EXPECT_EQ(answer_of(rowscan::stations::merge_all(running, {}, ctx)), reference::stations_answer(a));
-  std::vector<rowscan::stations::station_table> one;
-  one.push_back(table_of(b));
+  rowscan::stations::station_table const second = table_of(b);
+  std::vector<rowscan::stations::station_table const*> const one{&second};
   EXPECT_EQ(answer_of(rowscan::stations::merge_all(running, one, ctx)), reference::stations_answer(a + b));
   EXPECT_EQ(answer_of(rowscan::stations::merge_all(rowscan::stations::station_table{}, one, ctx)),
             reference::stations_answer(b));

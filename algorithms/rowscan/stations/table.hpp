@@ -99,7 +99,7 @@ station_table merge_tables(station_table const& a, station_table const& b, conte
 /// The table of a and every table of `others` together: what merging them into a one after another
 /// gives (the names: a's where they are, then those of the stations new to it), but with one sort of the
 /// others' rows and one grouping of all of them.
-station_table merge_all(station_table const& a, std::vector<station_table> const& others, context const& ctx);
+station_table merge_all(station_table const& a, std::vector<station_table const*> const& others, context const& ctx);
 
 /// The table in the output order: by the unsigned bytes of the names.
 station_table sorted_by_name(station_table const& table, context const& ctx);

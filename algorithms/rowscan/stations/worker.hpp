@@ -81,6 +81,10 @@ class worker final : public job::block_worker {
   /// The partial answer: every station of the blocks folded so far, in key order. Merges the stations
   /// still pending first (may throw std::bad_alloc).
   station_table const& partial();
+  /// The partial answer in parts, none merged: returns the table and appends to `pending` the tables of
+  /// general blocks that partial() would merge into it. Folds the lines set aside first (may throw
+  /// std::bad_alloc). The answer's stage merges every worker's parts at once (merge_all).
+  station_table const& unmerged_parts(std::vector<station_table const*>& pending);
   /// Starts from a partial answer instead of an empty table (its stations become the dictionary).
   void start_from(station_table table);
 

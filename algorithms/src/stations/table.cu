@@ -128,15 +128,15 @@ station_table grouped_rows(station_table const& a, station_table const& b, devic
 
 /// The rows of the tables one after another, each table's as they are: not in key order, and a station
 /// may have a row in several. Names are appended, each table's name rows moved past the names before.
-station_table concatenation(std::vector<station_table> const& tables, context const& ctx) {
+station_table concatenation(std::vector<station_table const*> const& tables, context const& ctx) {
   auto policy = ctx.policy();
   std::size_t rows = 0;
   std::size_t names = 0;
   std::size_t chars = 0;
-  for (station_table const& t : tables) {
-    rows += t.size();
-    names += t.names.size();
-    chars += t.names.chars.size();
+  for (station_table const* t : tables) {
+    rows += t->size();
+    names += t->names.size();
+    chars += t->names.chars.size();
   }
   station_table out;
   out.keys = device_buffer<std::uint64_t>(rows, ctx.memory());
@@ -148,7 +148,8 @@ station_table concatenation(std::vector<station_table> const& tables, context co
   std::size_t row = 0;
   std::size_t name = 0;
   std::size_t char_at = 0;
-  for (station_table const& t : tables) {
+  for (station_table const* table : tables) {
+    station_table const& t = *table;
     auto const at = static_cast<std::ptrdiff_t>(row);
     thrust::copy(policy, t.keys.begin(), t.keys.end(), out.keys.begin() + at);
     thrust::copy(policy, t.stats.begin(), t.stats.end(), out.stats.begin() + at);
@@ -191,9 +192,9 @@ station_table merge_tables(station_table const& a, station_table const& b, conte
   return grouped_rows(a, b, keys, rows, ctx);
 }
 
-station_table merge_all(station_table const& a, std::vector<station_table> const& others, context const& ctx) {
+station_table merge_all(station_table const& a, std::vector<station_table const*> const& others, context const& ctx) {
   if (others.empty()) return a;
-  if (others.size() == 1) return merge_tables(a, others.front(), ctx);
+  if (others.size() == 1) return merge_tables(a, *others.front(), ctx);
   auto policy = ctx.policy();
   // The others' rows, one after another, sorted by key once: each row is sorted and grouped once, where
   // merging the tables one after another passed over the growing result with each of them

@@ -44,9 +44,19 @@ station_table const& worker::partial() {
   return table_;
 }
 
+station_table const& worker::unmerged_parts(std::vector<station_table const*>& pending) {
+#if !ROWSCAN_HAS_CUB
+  if (!set_aside_.empty()) fold_set_aside(set_aside_.size());
+#endif
+  for (station_table const& t : pending_) pending.push_back(&t);
+  return table_;
+}
+
 void worker::merge_pending() {
   if (pending_.empty()) return;
-  table_ = merge_all(table_, pending_, ctx_);  // std::bad_alloc leaves both as they were
+  std::vector<station_table const*> others;
+  for (station_table const& t : pending_) others.push_back(&t);
+  table_ = merge_all(table_, others, ctx_);  // std::bad_alloc leaves them as they were
   pending_.clear();
   pending_rows_ = 0;
   pending_lines_ = 0;
