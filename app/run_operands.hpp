@@ -21,9 +21,17 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rowscan::app {
+
+/// A string buffer whose text is read where it is: std::stringbuf::str() returns a copy, and an answer of
+/// a million stations is tens of MB, each first touch of its pages a page fault.
+class text_buffer final : public std::stringbuf {
+ public:
+  std::string_view text() const { return {pbase(), static_cast<std::size_t>(pptr() - pbase())}; }
+};
 
 using process::scale_out_report;
 
@@ -60,9 +68,10 @@ void answer_operands(char const* command, cxxopts::ParseResult const& args, engi
   job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed
   if (!answer) return;                 // not rank 0: rank 0 writes the answer
   auto const output_start = std::chrono::steady_clock::now();
-  std::ostringstream text;
+  text_buffer buffer;
+  std::ostream text(&buffer);
   write(text, *answer);
-  io::write_standard_output(text.str());
+  io::write_standard_output(buffer.text());
   job::timeline_mark("answer written");
   report_skipped(answer->skipped);
   auto const end = std::chrono::steady_clock::now();

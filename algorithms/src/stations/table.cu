@@ -294,14 +294,43 @@ std::vector<std::string> host_names_by_row(station_table const& table) {
   return by_row;
 }
 
+namespace {
+
+/// A device array's elements where the host can read them: under CUDA a copy in `storage`; on the host
+/// systems the array itself, which is host memory (a copy is pages touched for nothing: tens of MB at a
+/// million stations, docs/stations.md, "A million stations").
+template <class T>
+T const* readable_on_host(device_buffer<T> const& from, thrust::host_vector<T>& storage) {
+#if ROWSCAN_HAS_CUB
+  storage.resize(from.size());
+  thrust::copy(from.begin(), from.end(), storage.begin());
+  return storage.data();
+#else
+  (void)storage;
+  return thrust::raw_pointer_cast(from.data());
+#endif
+}
+
+}  // namespace
+
 std::vector<station_summary> to_host_summaries(station_table const& table) {
-  thrust::host_vector<station_stats> stats(table.size());
-  thrust::copy(table.stats.begin(), table.stats.end(), stats.begin());
-  std::vector<std::string> names = host_names_by_row(table);
+  // Each summary's name is made from the names' bytes: a vector of the names as strings first, moved
+  // into the summaries, was a third of the answer's stage at a million stations.
+  std::size_t const n = table.size();
+  thrust::host_vector<station_stats> stats_copy;
+  thrust::host_vector<char> chars_copy;
+  thrust::host_vector<std::int64_t> offsets_copy;
+  thrust::host_vector<row_index> name_rows_copy;
+  station_stats const* const stats = readable_on_host(table.stats, stats_copy);
+  char const* const chars = readable_on_host(table.names.chars, chars_copy);
+  std::int64_t const* const offsets = readable_on_host(table.names.offsets, offsets_copy);
+  row_index const* const name_rows = table.name_rows.empty() ? nullptr : readable_on_host(table.name_rows, name_rows_copy);
   std::vector<station_summary> out;
-  out.reserve(names.size());
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    out.push_back({std::move(names[i]), stats[i].min, stats[i].max, stats[i].sum, stats[i].count});
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t const r = name_rows == nullptr ? i : name_rows[i];
+    out.push_back({std::string(chars + offsets[r], static_cast<std::size_t>(offsets[r + 1] - offsets[r])), stats[i].min,
+                   stats[i].max, stats[i].sum, stats[i].count});
   }
   return out;
 }
