@@ -62,10 +62,10 @@ struct record_names {
 };
 
 /// Rows of table a followed by rows of table b, without copying either: row i < a_size is a's row i.
-template <class T>
+template <class T, class U = T>
 struct concatenated {
   T a;
-  T b;
+  U b;
   std::size_t a_size;
   ROWSCAN_HD auto operator()(std::size_t i) const { return i < a_size ? a(i) : b(i - a_size); }
 };

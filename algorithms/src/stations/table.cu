@@ -3,14 +3,15 @@
 
 #include "rowscan/read_back.hpp"
 
+#include <thrust/binary_search.h>
 #include <thrust/copy.h>
-#include <thrust/fill.h>
 #include <thrust/gather.h>
 #include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/merge.h>
+#include <thrust/pair.h>
 #include <thrust/scan.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
@@ -81,22 +82,59 @@ struct row_after {
   ROWSCAN_HD row_index operator()(row_index r) const { return static_cast<row_index>(a_size + r); }
 };
 
-/// A name row of a table appended after others, moved past their names.
-struct name_row_after {
-  std::size_t base;
-  ROWSCAN_HD row_index operator()(row_index r) const { return static_cast<row_index>(base + r); }
+/// Where one table's rows are, for tables_rows: its names, name rows (nullptr: row i's name is name i)
+/// and stats.
+struct table_arrays {
+  char const* chars;
+  std::int64_t const* offsets;
+  row_index const* name_rows;
+  station_stats const* stats;
 };
 
-/// The rows of tables a and b (keys and rows: each merged row's key, and its row, b's numbered from
-/// a.size()), in key order, grouped by name. The names: a's where they are, then those of the stations
-/// that b alone has, gathered in key order.
-station_table grouped_rows(station_table const& a, station_table const& b, device_buffer<std::uint64_t>& keys,
-                           device_buffer<row_index>& rows, context const& ctx) {
+/// The rows of several tables one after another, read where they are: row r is row r - starts[t] of
+/// table t, the last t with starts[t] <= r (a binary search over a few tables' starts). A copy of the
+/// tables' stats and names into one table was most of merge_all's memory, each page of it a page fault
+/// (docs/stations.md, "A million stations").
+struct tables_rows {
+  table_arrays const* tables;
+  std::size_t const* starts;  ///< count + 1 entries: each table's first row, then the rows in all
+  std::size_t count;
+  ROWSCAN_HD thrust::pair<table_arrays, std::size_t> locate(std::size_t r) const {
+    std::size_t const* const next = thrust::upper_bound(thrust::seq, starts + 1, starts + count + 1, r);
+    auto const t = static_cast<std::size_t>(next - (starts + 1));
+    return thrust::make_pair(tables[t], r - starts[t]);
+  }
+};
+
+/// Row r's name, of tables_rows.
+struct tables_names {
+  tables_rows rows;
+  ROWSCAN_HD string_ref operator()(std::size_t r) const {
+    thrust::pair<table_arrays, std::size_t> const at = rows.locate(r);
+    std::size_t const i = at.first.name_rows == nullptr ? at.second : at.first.name_rows[at.second];
+    return {at.first.chars + at.first.offsets[i], static_cast<std::uint32_t>(at.first.offsets[i + 1] - at.first.offsets[i])};
+  }
+};
+
+/// Row r's stats, of tables_rows.
+struct tables_stats {
+  tables_rows rows;
+  ROWSCAN_HD station_stats operator()(std::size_t r) const {
+    thrust::pair<table_arrays, std::size_t> const at = rows.locate(r);
+    return at.first.stats[at.second];
+  }
+};
+
+/// The rows of table a and of rows b (keys and rows: each merged row's key, and its row, b's numbered
+/// from a.size()), in key order, grouped by name: b_names(r) and b_stats(r) are b's row r's name and
+/// stats. The names: a's where they are, then those of the stations that b alone has, gathered in key order.
+template <class BNames, class BStats>
+station_table grouped_rows(station_table const& a, BNames b_names, BStats b_stats, bool b_compared,
+                           device_buffer<std::uint64_t>& keys, device_buffer<row_index>& rows, context const& ctx) {
   auto policy = ctx.policy();
   using stats_view = array_view<station_stats>;
-  concatenated<table_names> names{names_by_row(a), names_by_row(b), a.size()};
-  concatenated<stats_view> stats{stats_view{thrust::raw_pointer_cast(a.stats.data())},
-                                 stats_view{thrust::raw_pointer_cast(b.stats.data())}, a.size()};
+  concatenated<table_names, BNames> names{names_by_row(a), b_names, a.size()};
+  concatenated<stats_view, BStats> stats{stats_view{thrust::raw_pointer_cast(a.stats.data())}, b_stats, a.size()};
   auto stats_in = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), stats);
   groups g = group_key_ordered(keys, rows, names, stats_in, ctx);
 
@@ -122,53 +160,7 @@ station_table grouped_rows(station_table const& a, station_table const& b, devic
   out.name_rows = std::move(name_rows);
   out.keys = std::move(g.keys);
   out.stats = std::move(g.stats);
-  out.names_compared = g.names_compared || a.names_compared || b.names_compared;
-  return out;
-}
-
-/// The rows of the tables one after another, each table's as they are: not in key order, and a station
-/// may have a row in several. Names are appended, each table's name rows moved past the names before.
-station_table concatenation(std::vector<station_table const*> const& tables, context const& ctx) {
-  auto policy = ctx.policy();
-  std::size_t rows = 0;
-  std::size_t names = 0;
-  std::size_t chars = 0;
-  for (station_table const* t : tables) {
-    rows += t->size();
-    names += t->names.size();
-    chars += t->names.chars.size();
-  }
-  station_table out;
-  out.keys = device_buffer<std::uint64_t>(rows, ctx.memory());
-  out.stats = device_buffer<station_stats>(rows, ctx.memory());
-  out.name_rows = device_buffer<row_index>(rows, ctx.memory());
-  device_buffer<char> all_chars(chars, ctx.memory());
-  device_buffer<std::int64_t> offsets(names + 1, ctx.memory());
-  thrust::fill_n(policy, offsets.begin(), 1, std::int64_t{0});
-  std::size_t row = 0;
-  std::size_t name = 0;
-  std::size_t char_at = 0;
-  for (station_table const* table : tables) {
-    station_table const& t = *table;
-    auto const at = static_cast<std::ptrdiff_t>(row);
-    thrust::copy(policy, t.keys.begin(), t.keys.end(), out.keys.begin() + at);
-    thrust::copy(policy, t.stats.begin(), t.stats.end(), out.stats.begin() + at);
-    if (t.name_rows.empty()) {
-      thrust::sequence(policy, out.name_rows.begin() + at, out.name_rows.begin() + at + static_cast<std::ptrdiff_t>(t.size()),
-                       static_cast<row_index>(name));
-    } else {
-      thrust::transform(policy, t.name_rows.begin(), t.name_rows.end(), out.name_rows.begin() + at, name_row_after{name});
-    }
-    thrust::copy(policy, t.names.chars.begin(), t.names.chars.end(), all_chars.begin() + static_cast<std::ptrdiff_t>(char_at));
-    thrust::transform(policy, t.names.offsets.begin() + 1, t.names.offsets.end(),
-                      offsets.begin() + static_cast<std::ptrdiff_t>(name + 1),
-                      offset_after{static_cast<std::int64_t>(char_at)});
-    row += t.size();
-    name += t.names.size();
-    char_at += t.names.chars.size();
-    out.names_compared = out.names_compared || t.names_compared;
-  }
-  out.names = strings_column(std::move(all_chars), std::move(offsets));
+  out.names_compared = g.names_compared || a.names_compared || b_compared;
   return out;
 }
 
@@ -189,7 +181,8 @@ station_table merge_tables(station_table const& a, station_table const& b, conte
   thrust::merge_by_key(
       ctx.policy(), a.keys.begin(), a.keys.end(), b.keys.begin(), b.keys.end(), thrust::counting_iterator<row_index>(0),
       thrust::counting_iterator<row_index>(static_cast<row_index>(a.size())), keys.begin(), rows.begin());
-  return grouped_rows(a, b, keys, rows, ctx);
+  return grouped_rows(a, names_by_row(b), array_view<station_stats>{thrust::raw_pointer_cast(b.stats.data())},
+                      b.names_compared, keys, rows, ctx);
 }
 
 station_table merge_all(station_table const& a, std::vector<station_table const*> const& others, context const& ctx) {
@@ -198,19 +191,40 @@ station_table merge_all(station_table const& a, std::vector<station_table const*
   auto policy = ctx.policy();
   // The others' rows, one after another, sorted by key once: each row is sorted and grouped once, where
   // merging the tables one after another passed over the growing result with each of them
-  // (docs/stations.md, "A million stations").
-  station_table b = concatenation(others, ctx);
-  device_buffer<row_index> b_rows(b.size(), ctx.memory());
+  // (docs/stations.md, "A million stations"). Their names and stats are read where they are.
+  std::vector<table_arrays> arrays;
+  std::vector<std::size_t> starts{0};
+  bool compared = false;
+  for (station_table const* t : others) {
+    arrays.push_back({thrust::raw_pointer_cast(t->names.chars.data()), thrust::raw_pointer_cast(t->names.offsets.data()),
+                      t->name_rows.empty() ? nullptr : thrust::raw_pointer_cast(t->name_rows.data()),
+                      thrust::raw_pointer_cast(t->stats.data())});
+    starts.push_back(starts.back() + t->size());
+    compared = compared || t->names_compared;
+  }
+  std::size_t const b_size = starts.back();
+  device_buffer<table_arrays> device_arrays(arrays.size(), ctx.memory());
+  device_buffer<std::size_t> device_starts(starts.size(), ctx.memory());
+  thrust::copy(arrays.begin(), arrays.end(), device_arrays.begin());
+  thrust::copy(starts.begin(), starts.end(), device_starts.begin());
+  tables_rows const b{thrust::raw_pointer_cast(device_arrays.data()), thrust::raw_pointer_cast(device_starts.data()),
+                      arrays.size()};
+
+  device_buffer<std::uint64_t> b_keys(b_size, ctx.memory());
+  for (std::size_t t = 0; t < others.size(); ++t) {
+    thrust::copy(policy, others[t]->keys.begin(), others[t]->keys.end(),
+                 b_keys.begin() + static_cast<std::ptrdiff_t>(starts[t]));
+  }
+  device_buffer<row_index> b_rows(b_size, ctx.memory());
   thrust::sequence(policy, b_rows.begin(), b_rows.end());
-  // b's keys are sorted where they are: the grouping reads b's rows' names and stats, not their keys.
-  thrust::sort_by_key(policy, b.keys.begin(), b.keys.end(), b_rows.begin());
-  std::size_t const n = a.size() + b.size();
+  thrust::sort_by_key(policy, b_keys.begin(), b_keys.end(), b_rows.begin());
+  std::size_t const n = a.size() + b_size;
   device_buffer<std::uint64_t> keys(n, ctx.memory());
   device_buffer<row_index> rows(n, ctx.memory());
-  thrust::merge_by_key(policy, a.keys.begin(), a.keys.end(), b.keys.begin(), b.keys.end(),
+  thrust::merge_by_key(policy, a.keys.begin(), a.keys.end(), b_keys.begin(), b_keys.end(),
                        thrust::counting_iterator<row_index>(0),
                        thrust::make_transform_iterator(b_rows.begin(), row_after{a.size()}), keys.begin(), rows.begin());
-  return grouped_rows(a, b, keys, rows, ctx);
+  return grouped_rows(a, tables_names{b}, tables_stats{b}, compared, keys, rows, ctx);
 }
 
 /// A name's first 8 bytes as a big-endian number, zero above its end. Two names whose numbers differ are
