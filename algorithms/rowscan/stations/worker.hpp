@@ -109,7 +109,7 @@ class worker final : public job::block_worker {
   /// holds none.
   void fold_set_aside(std::size_t block_size);
 #endif
-  /// Whether pending_ should join the table now: once its rows number the table's stations (the
+  /// Whether pending_ should join the table now: once its rows number half the table's stations (the
   /// GPU's, where every block is general), or on the host systems, whose fast path knows only the table's
   /// stations, once the lines folded into it number half of the stations and its rows.
   bool pending_due() const;

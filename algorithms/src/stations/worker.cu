@@ -66,14 +66,15 @@ void worker::merge_pending() {
 }
 
 bool worker::pending_due() const {
-  // pending_'s tables join the table once their rows number its stations: each join sorts their rows
-  // and groups them with the table's, so a table of a million stations is passed over once every few
-  // blocks, and each block's rows are sorted and grouped once more. Waiting for twice as many rows
-  // measured slower, in memory first touched (docs/stations.md, "A million stations").
+  // pending_'s tables join the table once their rows number half its stations: each join sorts their
+  // rows and groups them with the table's, so a table of a million stations is passed over once every few
+  // blocks, and each block's rows are sorted and grouped once more. Waiting for as many rows as the table
+  // has stations, or twice as many, measured slower: a join's arrays grow with the rows, and memory first
+  // touched costs more than the passes saved (docs/stations.md, "A million stations").
 #if ROWSCAN_HAS_CUB
-  return pending_rows_ >= table_.size();
+  return 2 * pending_rows_ >= table_.size();
 #else
-  if (!wide_fold()) return pending_rows_ >= table_.size();
+  if (!wide_fold()) return 2 * pending_rows_ >= table_.size();
   // In fold_wide the lines of pending_'s stations go to the general path until they join the table, and
   // each join costs a merge and a dictionary of every station: pending_ joins once the lines folded into
   // it since the last join number half of the stations (a rent-or-buy rule: the lines' cost has grown to
