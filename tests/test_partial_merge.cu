@@ -219,7 +219,8 @@ TEST(PartialMerge, MergeAllIsTheMergesOneAfterAnother) {
           return worker.partial();
         };
         std::vector<std::string> const blocks = random_split(text, 9, rng);
-        rowscan::stations::station_table running = empty_running ? rowscan::stations::station_table{} : table_of(blocks[0]);
+        rowscan::stations::station_table running =
+            empty_running ? rowscan::stations::station_table{} : table_of(blocks[0]);
         std::string seen = empty_running ? "" : blocks[0];
         std::vector<rowscan::stations::station_table> others;
         for (std::size_t i = 1; i < blocks.size(); ++i) {

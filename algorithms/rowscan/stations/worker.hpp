@@ -12,10 +12,13 @@
 //         -> general_grouper.fold(a piece from there: 64 KiB, then twice as much each time) -> again
 // and past max_dictionary_size stations, up to wide_fold_up_to_stations (fold_wide), with 32-bit ids:
 //   block -> fast_reducer.fold_unknown_aside: known lines folded, valid unknown ones set aside
-//         -> a block's worth set aside (or partial()): general_grouper.fold(them) into the pending
-//            table, which joins the table
-//            (and the dictionary is rebuilt) once the lines folded into it number half of the stations
+//         -> a block's worth set aside (or partial()): general_grouper.fold(them) into a table of
+//            their own among the pending tables, which join the table (merge_all; the dictionary is
+//            rebuilt) once the lines folded into them number half of the stations and their rows
 //         -> a bad line: general_grouper.fold(a piece from there) reports it or takes it -> again
+// and past wide_fold_up_to_stations (and on the GPU past max_dictionary_size):
+//   block -> general_grouper.fold(block) into a table of its own among the pending tables, which join
+//            the table (merge_all) once their rows number half of its stations
 //
 // The worker's partial answer is its station table (table.hpp): every station of the blocks it folded,
 // in key order. Two partial answers merge with merge_tables, the same sort_by_key + reduce_by_key

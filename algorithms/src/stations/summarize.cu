@@ -101,9 +101,8 @@ station_table merged_at_once(job::worker_set<worker> const& workers, context con
   std::vector<station_table const*> pending;
   for (auto const& w : workers.workers()) tables.push_back(&w->unmerged_parts(pending));
   if (pending.empty()) return merged_in_pairs(workers);
-  auto const largest = std::max_element(tables.begin(), tables.end(), [](station_table const* a, station_table const* b) {
-    return a->size() < b->size();
-  });
+  auto const fewer_rows = [](station_table const* a, station_table const* b) { return a->size() < b->size(); };
+  auto const largest = std::max_element(tables.begin(), tables.end(), fewer_rows);
   station_table const* const first = *largest;
   tables.erase(largest);
   tables.insert(tables.end(), pending.begin(), pending.end());

@@ -112,7 +112,8 @@ struct tables_names {
   ROWSCAN_HD string_ref operator()(std::size_t r) const {
     thrust::pair<table_arrays, std::size_t> const at = rows.locate(r);
     std::size_t const i = at.first.name_rows == nullptr ? at.second : at.first.name_rows[at.second];
-    return {at.first.chars + at.first.offsets[i], static_cast<std::uint32_t>(at.first.offsets[i + 1] - at.first.offsets[i])};
+    return {at.first.chars + at.first.offsets[i],
+            static_cast<std::uint32_t>(at.first.offsets[i + 1] - at.first.offsets[i])};
   }
 };
 
@@ -196,7 +197,8 @@ station_table merge_all(station_table const& a, std::vector<station_table const*
   std::vector<std::size_t> starts{0};
   bool compared = false;
   for (station_table const* t : others) {
-    arrays.push_back({thrust::raw_pointer_cast(t->names.chars.data()), thrust::raw_pointer_cast(t->names.offsets.data()),
+    arrays.push_back({thrust::raw_pointer_cast(t->names.chars.data()),
+                      thrust::raw_pointer_cast(t->names.offsets.data()),
                       t->name_rows.empty() ? nullptr : thrust::raw_pointer_cast(t->name_rows.data()),
                       thrust::raw_pointer_cast(t->stats.data())});
     starts.push_back(starts.back() + t->size());
@@ -221,9 +223,9 @@ station_table merge_all(station_table const& a, std::vector<station_table const*
   std::size_t const n = a.size() + b_size;
   device_buffer<std::uint64_t> keys(n, ctx.memory());
   device_buffer<row_index> rows(n, ctx.memory());
-  thrust::merge_by_key(policy, a.keys.begin(), a.keys.end(), b_keys.begin(), b_keys.end(),
-                       thrust::counting_iterator<row_index>(0),
-                       thrust::make_transform_iterator(b_rows.begin(), row_after{a.size()}), keys.begin(), rows.begin());
+  thrust::merge_by_key(
+      policy, a.keys.begin(), a.keys.end(), b_keys.begin(), b_keys.end(), thrust::counting_iterator<row_index>(0),
+      thrust::make_transform_iterator(b_rows.begin(), row_after{a.size()}), keys.begin(), rows.begin());
   return grouped_rows(a, tables_names{b}, tables_stats{b}, compared, keys, rows, ctx);
 }
 
@@ -338,7 +340,8 @@ std::vector<station_summary> to_host_summaries(station_table const& table) {
   station_stats const* const stats = readable_on_host(table.stats, stats_copy);
   char const* const chars = readable_on_host(table.names.chars, chars_copy);
   std::int64_t const* const offsets = readable_on_host(table.names.offsets, offsets_copy);
-  row_index const* const name_rows = table.name_rows.empty() ? nullptr : readable_on_host(table.name_rows, name_rows_copy);
+  row_index const* const name_rows =
+      table.name_rows.empty() ? nullptr : readable_on_host(table.name_rows, name_rows_copy);
   std::vector<station_summary> out;
   out.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {

@@ -76,10 +76,11 @@ bool worker::pending_due() const {
 #else
   if (!wide_fold()) return 2 * pending_rows_ >= table_.size();
   // In fold_wide the lines of pending_'s stations go to the general path until they join the table, and
-  // each join costs a merge and a dictionary of every station: pending_ joins once the lines folded into
-  // it since the last join number half of the stations (a rent-or-buy rule: the lines' cost has grown to
-  // about a join's). Waiting until pending_ held a quarter of the table's stations left it out for good
-  // once fewer than that were still unseen (docs/stations.md, "A million stations").
+  // each join costs a pass over the stations and their rows and a dictionary of every station: pending_
+  // joins once the lines folded into it since the last join number half of those (a rent-or-buy rule:
+  // the lines' cost has grown to about a join's). Waiting until pending_ held a quarter of the table's
+  // stations left it out for good once fewer than that were still unseen (docs/stations.md, "A million
+  // stations").
   return 2 * pending_lines_ >= table_.size() + pending_rows_;
 #endif
 }
@@ -89,9 +90,9 @@ void worker::release_outgrown_classes() {
   // a power of two (the pool's classes), and the classes it grew out of will not be asked for again.
   // Until then its merges ask for the same classes. Released after every general block, the blocks of a
   // merge that comes every few blocks would go back in between, and each such merge would write fresh
-  // pages (docs/stations.md, "A million stations"). The larger of the table and pending_ counts, and only
-  // a power not reached before: their sum falls when pending_ joins the table (they share stations) and
-  // rises with the next block. Block-sized temporaries are asked for in every block and stay
+  // pages (docs/stations.md, "A million stations"). The larger of the table and pending_'s rows counts, and
+  // only a power not reached before: the rows fall when pending_ joins the table and rise with the next
+  // block. Block-sized temporaries are asked for in every block and stay
   // (memory_pool.hpp).
   std::size_t const stations = table_.size() > pending_rows_ ? table_.size() : pending_rows_;
   std::size_t power = 1;
@@ -228,8 +229,9 @@ job::tally worker::fold_wide(char const* text, std::size_t size) {
     t.bytes = known.bytes;
     block = job::merge(std::move(block), t);
     general |= set_aside_.size() > aside_before;
-    // Lines set aside wait for a block's worth: each fold of them merges their stations into pending_,
-    // a pass over its rows (docs/stations.md, "A million stations").
+    // Lines set aside wait for a block's worth: each fold of them groups them into a table of pending_,
+    // and each table's rows are sorted again when pending_ joins the table (docs/stations.md, "A million
+    // stations").
     if (set_aside_.size() >= size) fold_set_aside(size);
     if (block.bytes == size) break;
     // A bad line, or a last line without '\n': the general path reports it or takes it, where it is.
