@@ -17,13 +17,75 @@
 #include "stats.hpp"
 
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <new>
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <streambuf>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rowscan::app {
+
+/// The answer's text, in one block that grows by realloc and is read where it is. std::stringbuf copies
+/// its text into a string twice the size each time it fills, and str() copies it once more: an answer
+/// of a million stations is tens of MB, and each page of every copy is a page fault, where a large block
+/// that realloc grows keeps its pages (glibc moves them by remapping).
+class text_buffer final : public std::streambuf {
+ public:
+  text_buffer() = default;
+  text_buffer(text_buffer const&) = delete;
+  text_buffer& operator=(text_buffer const&) = delete;
+  ~text_buffer() override { std::free(data_); }
+
+  std::string_view text() const { return {data_, size()}; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    grow(size() + 1);
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+    return c;
+  }
+  std::streamsize xsputn(char const* s, std::streamsize n) override {
+    if (n <= 0) return 0;
+    auto const bytes = static_cast<std::size_t>(n);
+    grow(size() + bytes);
+    std::memcpy(pptr(), s, bytes);
+    advance(bytes);
+    return n;
+  }
+
+ private:
+  std::size_t size() const { return data_ == nullptr ? 0 : static_cast<std::size_t>(pptr() - pbase()); }
+  /// Room for `bytes` in all: at least twice the capacity, the put area moved with the block.
+  void grow(std::size_t bytes) {
+    if (bytes <= capacity_) return;
+    std::size_t const used = size();
+    std::size_t capacity = capacity_ < 4096 ? 4096 : 2 * capacity_;
+    if (capacity < bytes) capacity = bytes;
+    void* const p = std::realloc(data_, capacity);
+    if (p == nullptr) throw std::bad_alloc();
+    data_ = static_cast<char*>(p);
+    capacity_ = capacity;
+    setp(data_, data_ + capacity_);
+    advance(used);
+  }
+  /// pbump takes an int: larger steps go in pieces.
+  void advance(std::size_t bytes) {
+    constexpr std::size_t step = std::numeric_limits<int>::max();
+    for (; bytes > step; bytes -= step) pbump(static_cast<int>(step));
+    pbump(static_cast<int>(bytes));
+  }
+
+  char* data_ = nullptr;
+  std::size_t capacity_ = 0;
+};
 
 using process::scale_out_report;
 
@@ -60,9 +122,10 @@ void answer_operands(char const* command, cxxopts::ParseResult const& args, engi
   job::timeline_mark("run returned");  // the engine's workers are gone: their memory freed
   if (!answer) return;                 // not rank 0: rank 0 writes the answer
   auto const output_start = std::chrono::steady_clock::now();
-  std::ostringstream text;
+  text_buffer buffer;
+  std::ostream text(&buffer);
   write(text, *answer);
-  io::write_standard_output(text.str());
+  io::write_standard_output(buffer.text());
   job::timeline_mark("answer written");
   report_skipped(answer->skipped);
   auto const end = std::chrono::steady_clock::now();

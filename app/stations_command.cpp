@@ -62,11 +62,11 @@ int stations_command(int argc, char** argv) {
                            "ids up to " + std::to_string(stations::max_wide_fold_stations) +
                            ", folding known stations' lines by id and only the others on the general path.\n"
                            "Past that, every later block takes the general path: it sorts the block's lines by a 64-bit\n"
-                           "key, then merges the block's stations into the table, a pass over the table's rows (not its\n"
-                           "names) every few blocks; --stats counts the blocks and says why. Measured on 2 cores, 1e7\n"
-                           "rows: 65,536 stations cost 0.9 times the CPU time of 65,535, and 1,000,000 stations 1.2\n"
-                           "times DuckDB's (docs/stations.md, \"A million stations\"); a larger --chunk-size makes\n"
-                           "fewer passes.");
+                           "key into a table of the block's stations, and every few blocks those tables join the\n"
+                           "worker's table: one sort of their rows and a pass over the table's rows (not its names);\n"
+                           "--stats counts the blocks and says why. Measured on 2 cores, 1e7 rows: 65,536 stations cost\n"
+                           "0.96 times the CPU time of 65,535, and 1,000,000 stations 1.2 times DuckDB's CPU time\n"
+                           "and 1.3 times its wall time (docs/stations.md, \"A million stations\").");
   add_file_operand(options, "measurements file, or - for standard input");
   options.add_options()
       ("format", "output format: 1brc (the default), json or csv", cxxopts::value<std::string>(), "FORMAT")

@@ -168,6 +168,16 @@ TEST_F(Cli, ChunkSizeOutOfRange) {
   EXPECT_NE(r.err.find("--chunk-size: '10' is out of range"), std::string::npos);
 }
 
+// The help states the station limits, what happens past them, and what that costs.
+TEST_F(Cli, StationsHelpStatesTheLimitsAndTheirCost) {
+  auto const r = run("stations --help");
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("up to 65535 distinct stations by 16-bit ids"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ids up to 131072"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("every later block takes the general path"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("DuckDB's"), std::string::npos) << r.out;
+}
+
 // Over the fast path's station limit, every later block takes the general path, and --stats says why.
 TEST_F(Cli, StatsSayWhyBlocksTookTheGeneralPath) {
   auto r = run("generate measurements --rows 90000 --stations 1000000 --seed 3 -o '" + path("many.txt") + "'");

@@ -196,6 +196,85 @@ TEST(PartialMerge, MergesKeepTheFirstTablesNamesWhereTheyAre) {
   }
 }
 
+// merge_all joins a running table with several tables at once (a worker's pending blocks): one sort of
+// their rows and one grouping give what merging them one after another gives, the running table's names
+// where they are and each name once. With 3-bit keys every grouping compares names. The others include
+// tables that are merges themselves (names apart from their rows), a table of a station already in the
+// running table alone, and an empty one; the running table may be empty too.
+TEST(PartialMerge, MergeAllIsTheMergesOneAfterAnother) {
+  rowscan::context ctx;
+  station_table_answer const answer_of{ctx};
+  for (std::uint32_t seed : {21u, 22u, 23u}) {
+    std::mt19937 rng(seed);
+    std::string const text = support::random_measurements(seed, light(3000, 300), light(12000, 1200), 40);
+    for (unsigned key_bits : {64u, 3u}) {
+      for (bool const empty_running : {false, true}) {
+        SCOPED_TRACE("seed=" + std::to_string(seed) + " key_bits=" + std::to_string(key_bits) +
+                     " empty_running=" + std::to_string(empty_running));
+        std::uint64_t const key_mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+        auto table_of = [&](std::string const& block) {
+          device_block const device(block);
+          rowscan::stations::worker worker(ctx, {key_mask, false, false, nullptr});
+          worker.fold(device.data(), block.size());
+          return worker.partial();
+        };
+        std::vector<std::string> const blocks = random_split(text, 9, rng);
+        rowscan::stations::station_table running =
+            empty_running ? rowscan::stations::station_table{} : table_of(blocks[0]);
+        std::string seen = empty_running ? "" : blocks[0];
+        std::vector<rowscan::stations::station_table> others;
+        for (std::size_t i = 1; i < blocks.size(); ++i) {
+          others.push_back(table_of(blocks[i]));
+          seen += blocks[i];
+        }
+        others.push_back(rowscan::stations::merge_tables(table_of(blocks[1]), table_of(blocks[2]), ctx));  // name rows
+        seen += blocks[1] + blocks[2];
+        std::string const first_line = text.substr(0, text.find('\n') + 1);
+        others.push_back(table_of(first_line));
+        seen += first_line;
+        others.push_back(rowscan::stations::station_table{});
+        std::shuffle(others.begin(), others.end(), rng);
+
+        std::vector<rowscan::stations::station_table const*> other_tables;
+        for (auto const& t : others) other_tables.push_back(&t);
+        rowscan::stations::station_table const all = rowscan::stations::merge_all(running, other_tables, ctx);
+        EXPECT_EQ(answer_of(all), reference::stations_answer(seen));
+        rowscan::stations::station_table one_by_one = running;
+        for (auto const& t : others) one_by_one = rowscan::stations::merge_tables(one_by_one, t, ctx);
+        EXPECT_EQ(answer_of(all), answer_of(one_by_one));
+        std::vector<std::string> const before = strings_of(running.names);
+        std::vector<std::string> const after = strings_of(all.names);
+        ASSERT_EQ(after.size(), all.size()) << "each station's name once";
+        EXPECT_TRUE(std::equal(before.begin(), before.end(), after.begin())) << "the running table's names moved";
+        if (key_bits == 3) {
+          EXPECT_TRUE(all.names_compared);
+        }
+      }
+    }
+  }
+}
+
+// Edge cases: no others is the running table itself; one other is merge_tables.
+TEST(PartialMerge, MergeAllOfNoneOrOne) {
+  rowscan::context ctx;
+  station_table_answer const answer_of{ctx};
+  std::string const a = "Oslo;1.0\nAbha;2.0\n";
+  std::string const b = "Abha;-3.0\nZ;0.5\n";
+  auto table_of = [&](std::string const& block) {
+    device_block const device(block);
+    rowscan::stations::worker worker(ctx, {});
+    worker.fold(device.data(), block.size());
+    return worker.partial();
+  };
+  rowscan::stations::station_table const running = table_of(a);
+  EXPECT_EQ(answer_of(rowscan::stations::merge_all(running, {}, ctx)), reference::stations_answer(a));
+  rowscan::stations::station_table const second = table_of(b);
+  std::vector<rowscan::stations::station_table const*> const one{&second};
+  EXPECT_EQ(answer_of(rowscan::stations::merge_all(running, one, ctx)), reference::stations_answer(a + b));
+  EXPECT_EQ(answer_of(rowscan::stations::merge_all(rowscan::stations::station_table{}, one, ctx)),
+            reference::stations_answer(b));
+}
+
 /// Sees nothing: a worker with an observer folds by the GPU's composition on every system.
 struct no_observer final : rowscan::stations::block_observer {};
 

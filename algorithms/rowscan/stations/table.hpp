@@ -62,10 +62,10 @@ struct record_names {
 };
 
 /// Rows of table a followed by rows of table b, without copying either: row i < a_size is a's row i.
-template <class T>
+template <class T, class U = T>
 struct concatenated {
   T a;
-  T b;
+  U b;
   std::size_t a_size;
   ROWSCAN_HD auto operator()(std::size_t i) const { return i < a_size ? a(i) : b(i - a_size); }
 };
@@ -95,6 +95,11 @@ station_table table_from_groups(groups&& g, Names names, context const& ctx) {
 /// either table or the grouping compared names. The result's names are a's, in a's order, then those
 /// of the stations that only b has.
 station_table merge_tables(station_table const& a, station_table const& b, context const& ctx);
+
+/// The table of a and every table of `others` together: what merging them into a one after another
+/// gives (the names: a's where they are, then those of the stations new to it), but with one sort of the
+/// others' rows and one grouping of all of them.
+station_table merge_all(station_table const& a, std::vector<station_table const*> const& others, context const& ctx);
 
 /// The table in the output order: by the unsigned bytes of the names.
 station_table sorted_by_name(station_table const& table, context const& ctx);

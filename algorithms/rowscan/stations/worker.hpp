@@ -12,10 +12,13 @@
 //         -> general_grouper.fold(a piece from there: 64 KiB, then twice as much each time) -> again
 // and past max_dictionary_size stations, up to wide_fold_up_to_stations (fold_wide), with 32-bit ids:
 //   block -> fast_reducer.fold_unknown_aside: known lines folded, valid unknown ones set aside
-//         -> a block's worth set aside (or partial()): general_grouper.fold(them) into the pending
-//            table, which joins the table
-//            (and the dictionary is rebuilt) once the lines folded into it number half of the stations
+//         -> a block's worth set aside (or partial()): general_grouper.fold(them) into a table of
+//            their own among the pending tables, which join the table (merge_all; the dictionary is
+//            rebuilt) once the lines folded into them number half of the stations and their rows
 //         -> a bad line: general_grouper.fold(a piece from there) reports it or takes it -> again
+// and past wide_fold_up_to_stations (and on the GPU past max_dictionary_size):
+//   block -> general_grouper.fold(block) into a table of its own among the pending tables, which join
+//            the table (merge_all) once their rows number half of its stations
 //
 // The worker's partial answer is its station table (table.hpp): every station of the blocks it folded,
 // in key order. Two partial answers merge with merge_tables, the same sort_by_key + reduce_by_key
@@ -38,6 +41,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
@@ -80,6 +84,10 @@ class worker final : public job::block_worker {
   /// The partial answer: every station of the blocks folded so far, in key order. Merges the stations
   /// still pending first (may throw std::bad_alloc).
   station_table const& partial();
+  /// The partial answer in parts, none merged: returns the table and appends to `pending` the tables of
+  /// general blocks that partial() would merge into it. Folds the lines set aside first (may throw
+  /// std::bad_alloc). The answer's stage merges every worker's parts at once (merge_all).
+  station_table const& unmerged_parts(std::vector<station_table const*>& pending);
   /// Starts from a partial answer instead of an empty table (its stations become the dictionary).
   void start_from(station_table table);
 
@@ -104,19 +112,21 @@ class worker final : public job::block_worker {
   /// holds none.
   void fold_set_aside(std::size_t block_size);
 #endif
-  /// Whether pending_ should join the table now: once it holds as many stations (the GPU's, where every
-  /// block is general), or on the host systems, whose fast path knows only the table's stations, once the
-  /// lines folded into it number half of the stations.
+  /// Whether pending_ should join the table now: once its rows number half the table's stations (the
+  /// GPU's, where every block is general), or on the host systems, whose fast path knows only the table's
+  /// stations, once the lines folded into it number half of the stations and its rows.
   bool pending_due() const;
 
   /// The general path's fold of a block: into the table, or, once the table is over the fast path's
-  /// limit, into pending_, which joins the table when it holds as many stations: a merge costs both
-  /// tables' rows, so a table of a million stations is merged with every few blocks' stations at once
-  /// rather than with each block's (docs/stations.md, "A million stations").
+  /// limit, into a table of the block's own kept in pending_; pending_'s tables join the table together
+  /// (merge_all: one sort of their rows, one grouping): a merge costs both tables' rows, so a table of a
+  /// million stations is merged with every few blocks' stations at once rather than with each block's,
+  /// and no block's stations are merged again and again into a growing pending table
+  /// (docs/stations.md, "A million stations").
   job::tally fold_general(char const* text, std::size_t size);
-  /// Merges pending_ into the table (std::bad_alloc leaves both as they were).
+  /// Merges pending_'s tables into the table (std::bad_alloc leaves them as they were).
   void merge_pending();
-  /// Gives the pool's cached blocks back once the table or pending_ has grown past a power of two it had
+  /// Gives the pool's cached blocks back once the table or pending_'s rows have grown past a power of two it had
   /// not reached, so into larger size classes; not after every general block.
   void release_outgrown_classes();
 
@@ -130,7 +140,9 @@ class worker final : public job::block_worker {
   std::uint64_t shared_seen_ = 0;  // the version of shared_ last taken
 #endif
   station_table table_;
-  station_table pending_;  ///< stations of general blocks not yet in table_ (only while it is over the limit)
+  /// Tables of general blocks not yet in table_ (only while it is over the limit), each in key order
+  std::vector<station_table> pending_;
+  std::size_t pending_rows_ = 0;   ///< the rows of pending_'s tables (a station may have one in several)
   std::size_t pending_lines_ = 0;  ///< lines folded into pending_ since it last joined table_
   std::size_t released_at_ = 0;  ///< the largest power of two the stations reached when the pool was released
   station_dictionary dictionary_;

@@ -22,9 +22,17 @@ namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
 namespace {
 
-/// The general path works on pieces of at most this share of a block, so its per-line arrays (about
-/// 30 bytes a line) stay within the fast path's memory.
+/// On a GPU the general path works on pieces of at most this share of a block, so its per-line arrays
+/// (about 30 bytes a line) stay within the fast path's memory. A host worker's fast path stores no
+/// per-line arrays, and its blocks are small (a few MiB): it groups the block whole, because each piece's
+/// table is merged into the block's, and with a million stations nearly every line is a station of its
+/// own in a block, so those merges cost a fifth of the run (docs/stations.md, "A million stations").
+/// Either way the arrays are within memory_bound.hpp's 14 C, which counts a whole block's lines.
+#if ROWSCAN_HAS_CUB
 constexpr std::size_t pieces_per_block = 4;
+#else
+constexpr std::size_t pieces_per_block = 1;
+#endif
 constexpr std::size_t min_piece = std::size_t{1} << 20;
 
 }  // namespace

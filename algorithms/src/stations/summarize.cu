@@ -92,6 +92,23 @@ station_table merged_in_pairs(job::worker_set<worker> const& workers) {
   return round.empty() ? station_table{} : *round.front();  // a lone worker's table
 }
 
+/// Every worker's table and pending tables (worker::unmerged_parts) merged at once, when some worker has
+/// tables pending: the largest table first, and the rows of every other table sorted and grouped with it
+/// once (merge_all). Each worker's partial() and then the merges in pairs passed over a million stations
+/// three times (docs/stations.md, "A million stations"). Without pending tables, merged_in_pairs.
+station_table merged_at_once(job::worker_set<worker> const& workers, context const& ctx) {
+  std::vector<station_table const*> tables;
+  std::vector<station_table const*> pending;
+  for (auto const& w : workers.workers()) tables.push_back(&w->unmerged_parts(pending));
+  if (pending.empty()) return merged_in_pairs(workers);
+  auto const fewer_rows = [](station_table const* a, station_table const* b) { return a->size() < b->size(); };
+  auto const largest = std::max_element(tables.begin(), tables.end(), fewer_rows);
+  station_table const* const first = *largest;
+  tables.erase(largest);
+  tables.insert(tables.end(), pending.begin(), pending.end());
+  return merge_all(*first, tables, ctx);
+}
+
 }  // namespace
 
 std::vector<std::string> stage_names() {
@@ -137,8 +154,12 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
   {
     context const& ctx = workers.first_context();
     stage_scope stage(ctx, "output");
-    std::size_t stations = 0;  // partial() merges what a worker holds pending, on the team too
-    for (auto const& w : workers.workers()) stations += w->partial().size();
+    std::size_t stations = 0;  // the rows of what the workers hold, merged or pending: at least the stations
+    for (auto const& w : workers.workers()) {
+      std::vector<station_table const*> pending;
+      stations += w->unmerged_parts(pending).size();
+      for (station_table const* t : pending) stations += t->size();
+    }
     std::optional<job::one_thread_scope> one_thread;
     if (stations < output_team_from_stations) one_thread.emplace();
     for (auto const& w : workers.workers()) {
@@ -158,7 +179,7 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
       }
     };
     if (workers.on_one_device()) {
-      station_table const all = merged_in_pairs(workers);  // where they are
+      station_table const all = merged_at_once(workers, ctx);  // where they are
       out.names_compared = all.names_compared;
       out.stations = answer_of(all, ctx);
     } else {

@@ -3,6 +3,7 @@
 
 #include "rowscan/read_back.hpp"
 
+#include <thrust/binary_search.h>
 #include <thrust/copy.h>
 #include <thrust/gather.h>
 #include <thrust/host_vector.h>
@@ -10,6 +11,7 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/merge.h>
+#include <thrust/pair.h>
 #include <thrust/scan.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
@@ -18,6 +20,7 @@
 #include <thrust/tuple.h>
 
 #include <utility>
+#include <vector>
 
 namespace rowscan::stations {
 ROWSCAN_SYSTEM_BEGIN
@@ -71,31 +74,71 @@ strings_column appended(strings_column const& a, strings_column const& b, contex
 
 }  // namespace
 
-station_table merge_tables(station_table const& a, station_table const& b, context const& ctx) {
-  if (b.size() == 0 || a.size() == 0) {  // the identity: no grouping needed
-    station_table out = b.size() == 0 ? a : b;
-    out.names_compared = a.names_compared || b.names_compared;
-    return out;
-  }
-  auto policy = ctx.policy();
-  // Both tables are in key order, so one merge puts their rows in key order: linear in the rows, where
-  // a sort of both took most of a run's time once the table held a million stations and every block
-  // merged into it (docs/stations.md, "A million stations").
-  std::size_t const n = a.size() + b.size();
-  device_buffer<std::uint64_t> keys(n, ctx.memory());
-  device_buffer<row_index> rows(n, ctx.memory());
-  thrust::merge_by_key(
-      policy, a.keys.begin(), a.keys.end(), b.keys.begin(), b.keys.end(), thrust::counting_iterator<row_index>(0),
-      thrust::counting_iterator<row_index>(static_cast<row_index>(a.size())), keys.begin(), rows.begin());
+namespace {
 
+/// A row of the second table, numbered after the first table's rows.
+struct row_after {
+  std::size_t a_size;
+  ROWSCAN_HD row_index operator()(row_index r) const { return static_cast<row_index>(a_size + r); }
+};
+
+/// Where one table's rows are, for tables_rows: its names, name rows (nullptr: row i's name is name i)
+/// and stats.
+struct table_arrays {
+  char const* chars;
+  std::int64_t const* offsets;
+  row_index const* name_rows;
+  station_stats const* stats;
+};
+
+/// The rows of several tables one after another, read where they are: row r is row r - starts[t] of
+/// table t, the last t with starts[t] <= r (a binary search over a few tables' starts). A copy of the
+/// tables' stats and names into one table was most of merge_all's memory, each page of it a page fault
+/// (docs/stations.md, "A million stations").
+struct tables_rows {
+  table_arrays const* tables;
+  std::size_t const* starts;  ///< count + 1 entries: each table's first row, then the rows in all
+  std::size_t count;
+  ROWSCAN_HD thrust::pair<table_arrays, std::size_t> locate(std::size_t r) const {
+    std::size_t const* const next = thrust::upper_bound(thrust::seq, starts + 1, starts + count + 1, r);
+    auto const t = static_cast<std::size_t>(next - (starts + 1));
+    return thrust::make_pair(tables[t], r - starts[t]);
+  }
+};
+
+/// Row r's name, of tables_rows.
+struct tables_names {
+  tables_rows rows;
+  ROWSCAN_HD string_ref operator()(std::size_t r) const {
+    thrust::pair<table_arrays, std::size_t> const at = rows.locate(r);
+    std::size_t const i = at.first.name_rows == nullptr ? at.second : at.first.name_rows[at.second];
+    return {at.first.chars + at.first.offsets[i],
+            static_cast<std::uint32_t>(at.first.offsets[i + 1] - at.first.offsets[i])};
+  }
+};
+
+/// Row r's stats, of tables_rows.
+struct tables_stats {
+  tables_rows rows;
+  ROWSCAN_HD station_stats operator()(std::size_t r) const {
+    thrust::pair<table_arrays, std::size_t> const at = rows.locate(r);
+    return at.first.stats[at.second];
+  }
+};
+
+/// The rows of table a and of rows b (keys and rows: each merged row's key, and its row, b's numbered
+/// from a.size()), in key order, grouped by name: b_names(r) and b_stats(r) are b's row r's name and
+/// stats. The names: a's where they are, then those of the stations that b alone has, gathered in key order.
+template <class BNames, class BStats>
+station_table grouped_rows(station_table const& a, BNames b_names, BStats b_stats, bool b_compared,
+                           device_buffer<std::uint64_t>& keys, device_buffer<row_index>& rows, context const& ctx) {
+  auto policy = ctx.policy();
   using stats_view = array_view<station_stats>;
-  concatenated<table_names> names{names_by_row(a), names_by_row(b), a.size()};
-  concatenated<stats_view> stats{stats_view{thrust::raw_pointer_cast(a.stats.data())},
-                                 stats_view{thrust::raw_pointer_cast(b.stats.data())}, a.size()};
+  concatenated<table_names, BNames> names{names_by_row(a), b_names, a.size()};
+  concatenated<stats_view, BStats> stats{stats_view{thrust::raw_pointer_cast(a.stats.data())}, b_stats, a.size()};
   auto stats_in = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), stats);
   groups g = group_key_ordered(keys, rows, names, stats_in, ctx);
 
-  // The names: a's where they are, then those of the stations that b alone has, gathered in key order.
   std::size_t const count = g.keys.size();
   auto const fresh_flags = thrust::make_transform_iterator(g.representative.begin(), only_in_b{a.size()});
   device_buffer<row_index> name_rows(count, ctx.memory());
@@ -118,8 +161,72 @@ station_table merge_tables(station_table const& a, station_table const& b, conte
   out.name_rows = std::move(name_rows);
   out.keys = std::move(g.keys);
   out.stats = std::move(g.stats);
-  out.names_compared = g.names_compared || a.names_compared || b.names_compared;
+  out.names_compared = g.names_compared || a.names_compared || b_compared;
   return out;
+}
+
+}  // namespace
+
+station_table merge_tables(station_table const& a, station_table const& b, context const& ctx) {
+  if (b.size() == 0 || a.size() == 0) {  // the identity: no grouping needed
+    station_table out = b.size() == 0 ? a : b;
+    out.names_compared = a.names_compared || b.names_compared;
+    return out;
+  }
+  // Both tables are in key order, so one merge puts their rows in key order: linear in the rows, where
+  // a sort of both took most of a run's time once the table held a million stations and every block
+  // merged into it (docs/stations.md, "A million stations").
+  std::size_t const n = a.size() + b.size();
+  device_buffer<std::uint64_t> keys(n, ctx.memory());
+  device_buffer<row_index> rows(n, ctx.memory());
+  thrust::merge_by_key(
+      ctx.policy(), a.keys.begin(), a.keys.end(), b.keys.begin(), b.keys.end(), thrust::counting_iterator<row_index>(0),
+      thrust::counting_iterator<row_index>(static_cast<row_index>(a.size())), keys.begin(), rows.begin());
+  return grouped_rows(a, names_by_row(b), array_view<station_stats>{thrust::raw_pointer_cast(b.stats.data())},
+                      b.names_compared, keys, rows, ctx);
+}
+
+station_table merge_all(station_table const& a, std::vector<station_table const*> const& others, context const& ctx) {
+  if (others.empty()) return a;
+  if (others.size() == 1) return merge_tables(a, *others.front(), ctx);
+  auto policy = ctx.policy();
+  // The others' rows, one after another, sorted by key once: each row is sorted and grouped once, where
+  // merging the tables one after another passed over the growing result with each of them
+  // (docs/stations.md, "A million stations"). Their names and stats are read where they are.
+  std::vector<table_arrays> arrays;
+  std::vector<std::size_t> starts{0};
+  bool compared = false;
+  for (station_table const* t : others) {
+    arrays.push_back({thrust::raw_pointer_cast(t->names.chars.data()),
+                      thrust::raw_pointer_cast(t->names.offsets.data()),
+                      t->name_rows.empty() ? nullptr : thrust::raw_pointer_cast(t->name_rows.data()),
+                      thrust::raw_pointer_cast(t->stats.data())});
+    starts.push_back(starts.back() + t->size());
+    compared = compared || t->names_compared;
+  }
+  std::size_t const b_size = starts.back();
+  device_buffer<table_arrays> device_arrays(arrays.size(), ctx.memory());
+  device_buffer<std::size_t> device_starts(starts.size(), ctx.memory());
+  thrust::copy(arrays.begin(), arrays.end(), device_arrays.begin());
+  thrust::copy(starts.begin(), starts.end(), device_starts.begin());
+  tables_rows const b{thrust::raw_pointer_cast(device_arrays.data()), thrust::raw_pointer_cast(device_starts.data()),
+                      arrays.size()};
+
+  device_buffer<std::uint64_t> b_keys(b_size, ctx.memory());
+  for (std::size_t t = 0; t < others.size(); ++t) {
+    thrust::copy(policy, others[t]->keys.begin(), others[t]->keys.end(),
+                 b_keys.begin() + static_cast<std::ptrdiff_t>(starts[t]));
+  }
+  device_buffer<row_index> b_rows(b_size, ctx.memory());
+  thrust::sequence(policy, b_rows.begin(), b_rows.end());
+  thrust::sort_by_key(policy, b_keys.begin(), b_keys.end(), b_rows.begin());
+  std::size_t const n = a.size() + b_size;
+  device_buffer<std::uint64_t> keys(n, ctx.memory());
+  device_buffer<row_index> rows(n, ctx.memory());
+  thrust::merge_by_key(
+      policy, a.keys.begin(), a.keys.end(), b_keys.begin(), b_keys.end(), thrust::counting_iterator<row_index>(0),
+      thrust::make_transform_iterator(b_rows.begin(), row_after{a.size()}), keys.begin(), rows.begin());
+  return grouped_rows(a, tables_names{b}, tables_stats{b}, compared, keys, rows, ctx);
 }
 
 /// A name's first 8 bytes as a big-endian number, zero above its end. Two names whose numbers differ are
@@ -203,14 +310,44 @@ std::vector<std::string> host_names_by_row(station_table const& table) {
   return by_row;
 }
 
+namespace {
+
+/// A device array's elements where the host can read them: under CUDA a copy in `storage`; on the host
+/// systems the array itself, which is host memory (a copy is pages touched for nothing: tens of MB at a
+/// million stations, docs/stations.md, "A million stations").
+template <class T>
+T const* readable_on_host(device_buffer<T> const& from, thrust::host_vector<T>& storage) {
+#if ROWSCAN_HAS_CUB
+  storage.resize(from.size());
+  thrust::copy(from.begin(), from.end(), storage.begin());
+  return storage.data();
+#else
+  (void)storage;
+  return thrust::raw_pointer_cast(from.data());
+#endif
+}
+
+}  // namespace
+
 std::vector<station_summary> to_host_summaries(station_table const& table) {
-  thrust::host_vector<station_stats> stats(table.size());
-  thrust::copy(table.stats.begin(), table.stats.end(), stats.begin());
-  std::vector<std::string> names = host_names_by_row(table);
+  // Each summary's name is made from the names' bytes: a vector of the names as strings first, moved
+  // into the summaries, was a third of the answer's stage at a million stations.
+  std::size_t const n = table.size();
+  thrust::host_vector<station_stats> stats_copy;
+  thrust::host_vector<char> chars_copy;
+  thrust::host_vector<std::int64_t> offsets_copy;
+  thrust::host_vector<row_index> name_rows_copy;
+  station_stats const* const stats = readable_on_host(table.stats, stats_copy);
+  char const* const chars = readable_on_host(table.names.chars, chars_copy);
+  std::int64_t const* const offsets = readable_on_host(table.names.offsets, offsets_copy);
+  row_index const* const name_rows =
+      table.name_rows.empty() ? nullptr : readable_on_host(table.name_rows, name_rows_copy);
   std::vector<station_summary> out;
-  out.reserve(names.size());
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    out.push_back({std::move(names[i]), stats[i].min, stats[i].max, stats[i].sum, stats[i].count});
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t const r = name_rows == nullptr ? i : name_rows[i];
+    out.push_back({std::string(chars + offsets[r], static_cast<std::size_t>(offsets[r + 1] - offsets[r])), stats[i].min,
+                   stats[i].max, stats[i].sum, stats[i].count});
   }
   return out;
 }

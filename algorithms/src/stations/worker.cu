@@ -28,7 +28,8 @@ worker::worker(context const& ctx, worker_options const& options, block_observer
 
 void worker::start_from(station_table table) {
   table_ = std::move(table);
-  pending_ = station_table{};
+  pending_.clear();
+  pending_rows_ = 0;
   dictionary_.invalidate();
 #if !ROWSCAN_HAS_CUB
   wide_dictionary_.invalidate();
@@ -43,10 +44,21 @@ station_table const& worker::partial() {
   return table_;
 }
 
+station_table const& worker::unmerged_parts(std::vector<station_table const*>& pending) {
+#if !ROWSCAN_HAS_CUB
+  if (!set_aside_.empty()) fold_set_aside(set_aside_.size());
+#endif
+  for (station_table const& t : pending_) pending.push_back(&t);
+  return table_;
+}
+
 void worker::merge_pending() {
-  if (pending_.size() == 0) return;
-  merge_into(table_, std::move(pending_), ctx_);  // table_ is not empty: pending_ is read, not moved
-  pending_ = station_table{};
+  if (pending_.empty()) return;
+  std::vector<station_table const*> others;
+  for (station_table const& t : pending_) others.push_back(&t);
+  table_ = merge_all(table_, others, ctx_);  // std::bad_alloc leaves them as they were
+  pending_.clear();
+  pending_rows_ = 0;
   pending_lines_ = 0;
 #if !ROWSCAN_HAS_CUB
   wide_dictionary_.invalidate();  // the table's rows moved: its ids are theirs
@@ -54,16 +66,22 @@ void worker::merge_pending() {
 }
 
 bool worker::pending_due() const {
+  // pending_'s tables join the table once their rows number half its stations: each join sorts their
+  // rows and groups them with the table's, so a table of a million stations is passed over once every few
+  // blocks, and each block's rows are sorted and grouped once more. Waiting for as many rows as the table
+  // has stations, or twice as many, measured slower: a join's arrays grow with the rows, and memory first
+  // touched costs more than the passes saved (docs/stations.md, "A million stations").
 #if ROWSCAN_HAS_CUB
-  return pending_.size() >= table_.size();
+  return 2 * pending_rows_ >= table_.size();
 #else
-  if (!wide_fold()) return pending_.size() >= table_.size();
+  if (!wide_fold()) return 2 * pending_rows_ >= table_.size();
   // In fold_wide the lines of pending_'s stations go to the general path until they join the table, and
-  // each join costs a merge and a dictionary of every station: pending_ joins once the lines folded into
-  // it since the last join number half of the stations (a rent-or-buy rule: the lines' cost has grown to
-  // about a join's). Waiting until pending_ held a quarter of the table's stations left it out for good
-  // once fewer than that were still unseen (docs/stations.md, "A million stations").
-  return 2 * pending_lines_ >= table_.size() + pending_.size();
+  // each join costs a pass over the stations and their rows and a dictionary of every station: pending_
+  // joins once the lines folded into it since the last join number half of those (a rent-or-buy rule:
+  // the lines' cost has grown to about a join's). Waiting until pending_ held a quarter of the table's
+  // stations left it out for good once fewer than that were still unseen (docs/stations.md, "A million
+  // stations").
+  return 2 * pending_lines_ >= table_.size() + pending_rows_;
 #endif
 }
 
@@ -72,11 +90,11 @@ void worker::release_outgrown_classes() {
   // a power of two (the pool's classes), and the classes it grew out of will not be asked for again.
   // Until then its merges ask for the same classes. Released after every general block, the blocks of a
   // merge that comes every few blocks would go back in between, and each such merge would write fresh
-  // pages (docs/stations.md, "A million stations"). The larger of the table and pending_ counts, and only
-  // a power not reached before: their sum falls when pending_ joins the table (they share stations) and
-  // rises with the next block. Block-sized temporaries are asked for in every block and stay
+  // pages (docs/stations.md, "A million stations"). The larger of the table and pending_'s rows counts, and
+  // only a power not reached before: the rows fall when pending_ joins the table and rise with the next
+  // block. Block-sized temporaries are asked for in every block and stay
   // (memory_pool.hpp).
-  std::size_t const stations = table_.size() > pending_.size() ? table_.size() : pending_.size();
+  std::size_t const stations = table_.size() > pending_rows_ ? table_.size() : pending_rows_;
   std::size_t power = 1;
   while (power < stations) power *= 2;
   if (power <= released_at_) return;
@@ -86,8 +104,13 @@ void worker::release_outgrown_classes() {
 
 job::tally worker::fold_general(char const* text, std::size_t size) {
   if (!station_dictionary::over_limit(table_)) return general_.fold(text, size, table_);
-  job::tally t = general_.fold(text, size, pending_);
+  station_table block;
+  job::tally t = general_.fold(text, size, block);
   pending_lines_ += t.lines;
+  if (block.size() > 0) {
+    pending_rows_ += block.size();
+    pending_.push_back(std::move(block));
+  }
   if (pending_due()) {
     try {
       merge_pending();
@@ -206,8 +229,9 @@ job::tally worker::fold_wide(char const* text, std::size_t size) {
     t.bytes = known.bytes;
     block = job::merge(std::move(block), t);
     general |= set_aside_.size() > aside_before;
-    // Lines set aside wait for a block's worth: each fold of them merges their stations into pending_,
-    // a pass over its rows (docs/stations.md, "A million stations").
+    // Lines set aside wait for a block's worth: each fold of them groups them into a table of pending_,
+    // and each table's rows are sorted again when pending_ joins the table (docs/stations.md, "A million
+    // stations").
     if (set_aside_.size() >= size) fold_set_aside(size);
     if (block.bytes == size) break;
     // A bad line, or a last line without '\n': the general path reports it or takes it, where it is.
