@@ -110,6 +110,11 @@ class chunked_reader {
   /// block before it has been given back too. Thread-safe.
   void give_back(std::uint64_t block);
 
+  /// Whether next() has given every chunk of a file (the next call returns false): a run may then open
+  /// its next input, whose reader reads ahead while this one's last chunks are still in use. A stream's
+  /// end is known once its last block is read.
+  bool gave_every_chunk() const { return finished_ || (seekable_ && current_ >= block_count_); }
+
   /// Seconds the caller spent waiting in next() for blocks to arrive.
   double wait_seconds() const { return wait_seconds_; }
 
