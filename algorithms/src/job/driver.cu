@@ -147,7 +147,9 @@ void unlock_for_gpus(void* p) {
 
 #if ROWSCAN_HAS_CUB
 /// A GPU worker's side of the queue: each batch is copied into one of two device slots on a stream of its
-/// own (io::text_uploader) while the worker folds the other, so it holds two batches at once.
+/// own (io::text_uploader) while the worker folds the other, so it holds two batches at once. A batch may
+/// hold the blocks of several inputs (the end of one file and the start of the next): one copy, a fold
+/// for each input's blocks.
 class gpu_lane final : public block_lane {
  public:
   gpu_lane(worker_slot const& slot, fold_place const& place)
@@ -175,11 +177,12 @@ class gpu_lane final : public block_lane {
     uploader_.host_waits_for(batch.slot);
     return true;
   }
-  tally fold(block_batch const& batch) override {
+  /// Folds one input's blocks of the batch, where they lie in the slot (a batch may hold several inputs).
+  tally fold(block_batch const& batch, batch_run const& run) override {
     uploader_.device_waits_for(batch.slot);  // the device work enqueued from now on reads the landed copy
-    char const* const text = thrust::raw_pointer_cast(slots_[batch.slot].data());
-    tally t = fold_block(slot_, text, batch.bytes(), batch.blocks.front().file_offset, *batch.blocks.front().label,
-                         place_.chunk_size);
+    char const* const text = thrust::raw_pointer_cast(slots_[batch.slot].data()) + run.offset;
+    queued_block const& first = batch.blocks[run.first];
+    tally t = fold_block(slot_, text, run.bytes, first.file_offset, *first.label, place_.chunk_size);
     uploader_.consumed(batch.slot);  // the work enqueued so far is the last to read the slot
     return t;
   }
@@ -211,7 +214,7 @@ class host_lane final : public block_lane {
     std::memcpy(copy_.data(), block.text, block.size);
   }
   bool land(block_batch const&) override { return copies_; }  // in place: the block goes back once folded
-  tally fold(block_batch const& batch) override {
+  tally fold(block_batch const& batch, batch_run const&) override {  // a batch of one block
     queued_block const& block = batch.blocks.front();
     char const* const text = copies_ ? copy_.data() : block.text;
     return fold_block(slot_, text, block.size, block.file_offset, *block.label, place_.chunk_size);
