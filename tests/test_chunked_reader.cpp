@@ -410,7 +410,8 @@ TEST(MappedWindows, BlocksShareAWindowThatGoesOnceTheyAreBackAndTheReaderIsPast)
   EXPECT_EQ(windows.windows_mapped(), 1u);
   // Block 4 opens window 1; window 0 stays while its blocks are out, and goes with the last of them.
   std::uint64_t constexpr block = 4096;
-  expect_bytes(windows.view(4, 4 * block - 129, 4096), 4 * block - 129, 4096);  // longer than the lead, in the window's first page
+  // Block 4's carried line is longer than the lead, and still in the window's first page.
+  expect_bytes(windows.view(4, 4 * block - 129, 4096), 4 * block - 129, 4096);
   expect_bytes(windows.view(5, 5 * block, 4000), 5 * block, 4000);
   EXPECT_EQ(windows.windows_mapped(), 2u);
   EXPECT_EQ(windows.windows_held(), 2u);
@@ -440,8 +441,8 @@ TEST(MappedWindows, BlocksShareAWindowThatGoesOnceTheyAreBackAndTheReaderIsPast)
 TEST(MappedWindows, AFilesLastBlockIsAViewWithReadablePaddingWhereverTheFileEndsInItsPage) {
   // The padding of the last block runs past the file's end: inside the file's last page, or (a file that
   // ends at or near a page's end) into the zero pages after it. Either way a view, not a copy.
-  for (std::size_t const size : {std::size_t{4096}, std::size_t{8192 - 3}, std::size_t{8192 - 16}, std::size_t{8192 - 17},
-                                 std::size_t{100}, std::size_t{3 * 4096 + 1}}) {
+  for (std::size_t const size : {std::size_t{4096}, std::size_t{8192 - 3}, std::size_t{8192 - 16},
+                                 std::size_t{8192 - 17}, std::size_t{100}, std::size_t{3 * 4096 + 1}}) {
     std::string text(size, 'x');
     for (std::size_t i = 9; i < size; i += 10) text[i] = '\n';
     support::temp_input input(text);

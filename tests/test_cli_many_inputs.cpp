@@ -185,7 +185,8 @@ TEST_F(CliManyInputs, RandomListsAreTheirFilesLinesInEveryLayout) {
       }
       std::size_t const at = starts[rng() % starts.size()];
       with_bad[i].insert(at, "bad\n");
-      bads.push_back({i, static_cast<std::size_t>(std::count(with_bad[i].begin(), with_bad[i].begin() + at, '\n')) + 1, at});
+      bads.push_back(
+          {i, static_cast<std::size_t>(std::count(with_bad[i].begin(), with_bad[i].begin() + at, '\n')) + 1, at});
     }
     std::string good_files, bad_files;
     for (std::size_t i = 0; i < n; ++i) {
@@ -200,14 +201,16 @@ TEST_F(CliManyInputs, RandomListsAreTheirFilesLinesInEveryLayout) {
     ::setenv("ROWSCAN_READS", reading, 1);
     std::string const options = " --chunk-size " + chunk + " --threads " + std::to_string(threads);
     SCOPED_TRACE("seed " + std::to_string(seed) + ": " + std::to_string(n) + " files, " + std::to_string(bads.size()) +
-                 " bad lines, --chunk-size " + chunk + ", --threads " + std::to_string(threads) + ", ROWSCAN_READS=" + reading);
+                 " bad lines, --chunk-size " + chunk + ", --threads " + std::to_string(threads) +
+                 ", ROWSCAN_READS=" + reading);
     std::string const expected = reference::stations_answer(lines);
     run_result const good = run("stations" + good_files + options);
     EXPECT_EQ(good.exit_code, 0) << good.err;
     EXPECT_EQ(good.out, expected);
     EXPECT_EQ(good.err, "");
     auto placed = [&](bad const& b) {
-      return path("bad" + std::to_string(b.file)) + ":" + std::to_string(b.line) + ":1: byte " + std::to_string(b.byte) + ": ";
+      return path("bad" + std::to_string(b.file)) + ":" + std::to_string(b.line) + ":1: byte " +
+             std::to_string(b.byte) + ": ";
     };
     run_result const strict = run("stations" + bad_files + options);
     run_result const skipped = run("stations" + bad_files + options + " --skip-invalid");
@@ -221,7 +224,7 @@ TEST_F(CliManyInputs, RandomListsAreTheirFilesLinesInEveryLayout) {
     EXPECT_EQ(strict.exit_code, 1);
     EXPECT_EQ(strict.out, "");
     EXPECT_EQ(strict.err.rfind("rowscan: error: " + placed(bads.front()), 0), 0u) << strict.err;
-    std::string const count = bads.size() == 1  ? "1 invalid line: "
+    std::string const count = bads.size() == 1   ? "1 invalid line: "
                               : bads.size() <= 5 ? std::to_string(bads.size()) + " invalid lines: "
                                                  : std::to_string(bads.size()) + " invalid lines, the first 5: ";
     EXPECT_EQ(skipped.err.rfind("rowscan: skipped " + count + placed(bads.front()), 0), 0u) << skipped.err;

@@ -81,7 +81,8 @@ TEST(BlockSize, AnInputOfFewerBlocksThanWorkersGivesEveryWorkerOne) {
   EXPECT_EQ(block_size_for(100000, 2048, 4), 2048u);  // a run's block below the floor stays
   // Less than two floors is one block, not a floor and what is over.
   EXPECT_EQ(block_size_for(281000, 8 * MiB, 2), 282624u);
-  EXPECT_EQ(block_size_for(2 * rowscan::job::shared_block_floor - 1, 8 * MiB, 16), 2 * rowscan::job::shared_block_floor);
+  EXPECT_EQ(block_size_for(2 * rowscan::job::shared_block_floor - 1, 8 * MiB, 16),
+            2 * rowscan::job::shared_block_floor);
   EXPECT_EQ(block_size_for(1 * MiB, 4 * MiB, 15), 1 * MiB / 4);  // four floors: four blocks, not 15
   for (std::uint64_t bytes = 1; bytes < 200 * MiB; bytes = bytes * 3 + 7) {
     for (std::size_t workers : {2u, 3u, 15u, 31u}) {
@@ -97,7 +98,8 @@ TEST(BlockSize, AnInputOfFewerBlocksThanWorkersGivesEveryWorkerOne) {
       }
       if (blocks > 1 && b < 4 * MiB) {  // no last block of a few bytes: at least a floor, less a page a worker
         std::uint64_t const last = bytes - (blocks - 1) * b;
-        EXPECT_GE(last + workers * 4096, rowscan::job::shared_block_floor) << bytes << " bytes, " << workers << " workers";
+        EXPECT_GE(last + workers * 4096, rowscan::job::shared_block_floor)
+            << bytes << " bytes, " << workers << " workers";
       }
     }
   }

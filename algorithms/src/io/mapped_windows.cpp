@@ -110,7 +110,8 @@ mapped_windows::window mapped_windows::map_window(std::uint64_t w, std::uint64_t
   }
   void* const reserved = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (reserved == MAP_FAILED) return mapped;
-  void* const p = ::mmap(reserved, file_bytes, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd_, static_cast<off_t>(mapped.start));
+  void* const p =
+      ::mmap(reserved, file_bytes, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd_, static_cast<off_t>(mapped.start));
   if (p == MAP_FAILED) {
     ::munmap(reserved, bytes);
     return mapped;

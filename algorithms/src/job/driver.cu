@@ -515,7 +515,8 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
   };
   auto make_reader = [&](opened_input& in) {
     auto const setup_start = std::chrono::steady_clock::now();
-    io::reader_options reading = reading_for(in.fd, in.max_bytes, options, layout, workers.size(), for_joiners, ring_memory);
+    io::reader_options reading =
+        reading_for(in.fd, in.max_bytes, options, layout, workers.size(), for_joiners, ring_memory);
     reading.threads_from = &reading_threads;
     in.reader = std::make_unique<io::chunked_reader>(in.fd, in.label, reading);
     timeline_mark("reader ready");
