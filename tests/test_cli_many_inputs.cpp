@@ -159,7 +159,7 @@ TEST_F(CliManyInputs, RandomListsAreTheirFilesLinesInEveryLayout) {
   char const* const chunk_sizes[] = {"4K", "16K", "64K", "0"};
   char const* const reads[] = {"copy", "map"};
   for (std::uint32_t seed = 1; seed <= 12; ++seed) {
-    std::mt19937 rng(seed * 7919);
+    std::mt19937 rng(std::mt19937::result_type{seed} * 7919);
     std::size_t const n = 2 + rng() % 40;
     std::vector<std::string> texts(n);
     std::string lines;  // every file's lines, each file's last line ended
@@ -204,7 +204,9 @@ TEST_F(CliManyInputs, RandomListsAreTheirFilesLinesInEveryLayout) {
                  " bad lines, --chunk-size " + chunk + ", --threads " + std::to_string(threads) +
                  ", ROWSCAN_READS=" + reading);
     std::string const expected = reference::stations_answer(lines);
-    run_result const good = run("stations" + good_files + options);
+    std::string const good_command = std::string("stations").append(good_files).append(options);
+    std::string const bad_command = std::string("stations").append(bad_files).append(options);
+    run_result const good = run(good_command);
     EXPECT_EQ(good.exit_code, 0) << good.err;
     EXPECT_EQ(good.out, expected);
     EXPECT_EQ(good.err, "");
@@ -212,8 +214,8 @@ TEST_F(CliManyInputs, RandomListsAreTheirFilesLinesInEveryLayout) {
       return path("bad" + std::to_string(b.file)) + ":" + std::to_string(b.line) + ":1: byte " +
              std::to_string(b.byte) + ": ";
     };
-    run_result const strict = run("stations" + bad_files + options);
-    run_result const skipped = run("stations" + bad_files + options + " --skip-invalid");
+    run_result const strict = run(bad_command);
+    run_result const skipped = run(bad_command + " --skip-invalid");
     EXPECT_EQ(skipped.exit_code, 0) << skipped.err;
     EXPECT_EQ(skipped.out, expected);
     if (bads.empty()) {
