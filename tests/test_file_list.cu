@@ -85,6 +85,7 @@ class files_in_turn : public rowscan::job::input_sequence {
   explicit files_in_turn(std::vector<std::unique_ptr<support::temp_input>> const& files) : files_(files) {}
   bool next(int& fd, std::string& label, std::uint64_t& max_bytes) override {
     if (next_ == files_.size()) return false;
+    if (next_ > done_) ++opened_early_;  // the file before this one is not done yet
     fd = files_[next_]->fd();
     label = "part" + std::to_string(next_);
     max_bytes = UINT64_MAX;
@@ -93,11 +94,14 @@ class files_in_turn : public rowscan::job::input_sequence {
   }
   void done(rowscan::job::run_report const&) override { ++done_; }
   std::size_t done_inputs() const { return done_; }
+  /// Files opened while the one before them was still being read or folded.
+  std::size_t opened_early() const { return opened_early_; }
 
  private:
   std::vector<std::unique_ptr<support::temp_input>> const& files_;
   std::size_t next_ = 0;
   std::size_t done_ = 0;
+  std::size_t opened_early_ = 0;
 };
 
 /// `text` cut into `parts` files at line starts, as evenly as the lines allow.
@@ -141,6 +145,9 @@ TEST(FileList, ThreadsDoNotGrowWithTheNumberOfFiles) {
     rowscan::stations::summary const result = rowscan::stations::summarize_each(inputs, options);
     made = census.new_threads();
     EXPECT_EQ(inputs.done_inputs(), parts);
+    // Each file after the first is opened, and its reader started, once the reader before it has given
+    // its last block: before that block is even handed to a worker, so before that file is done.
+    EXPECT_EQ(inputs.opened_early(), parts - 1);
     return onebrc(result);
   };
   for (char const* reads : {"copy", "map"}) {
