@@ -566,6 +566,57 @@ TEST(RecycledBlocks, TheSecondReaderOfARunMakesNoBlocks) {
   }
 }
 
+// With release_spare a ring block goes back to the run's recycled blocks once the file has no block
+// left to read into it, so the next file's reader, started while this one's last chunks are still lent
+// (the driver opens the next input then), takes those blocks instead of making new ones.
+TEST(RecycledBlocks, ANextReaderTakesTheBlocksThatTheFileNoLongerNeeds) {
+  for (bool const release_spare : {false, true}) {
+    for (unsigned const threads : {1u, 4u}) {
+      SCOPED_TRACE(std::string("release_spare ") + (release_spare ? "on" : "off") + ", " + std::to_string(threads) +
+                   " threads");
+      counted_memory underlying;
+      {
+        rowscan::io::recycled_blocks ring(underlying.memory());
+        reader_options o;
+        o.block_size = 4096;
+        o.max_line = 128;
+        o.threads = threads;
+        o.buffers = 4;
+        o.held = 2;  // the caller may hold two chunks: the ring is max(4, 2 + 2) blocks
+        o.min_threaded_block = 0;
+        o.memory = ring.memory();
+        o.release_spare = release_spare;
+        std::string const first = random_lines(31, 100000, 60, true), second = random_lines(32, 70000, 60, true);
+        support::temp_input a(first), b(second);
+        chunked_reader reader(a.fd(), "a.txt", o);
+        std::string got;
+        std::vector<std::uint64_t> held;  // the last two chunks stay lent
+        text_chunk chunk{};
+        while (reader.next(chunk)) {
+          got.append(chunk.data, chunk.size);
+          held.push_back(chunk.block);
+          if (held.size() > 2) {
+            reader.give_back(held.front());
+            held.erase(held.begin());
+          }
+        }
+        EXPECT_EQ(got, first);
+        EXPECT_TRUE(reader.gave_every_chunk());
+        std::size_t const made = ring.blocks_made();
+        EXPECT_EQ(made, 4u);
+        // The two slots whose blocks came back have no block of the file left: kept for the next reader.
+        EXPECT_EQ(ring.blocks_kept(), release_spare ? 2u : 0u);
+        reader_options next = o;
+        next.held = 1;  // read_all holds one chunk at a time: a ring of 4 blocks again
+        EXPECT_EQ(read_all(b.fd(), next).text, second);
+        EXPECT_EQ(ring.blocks_made(), made + (release_spare ? 2u : 4u));
+        for (std::uint64_t const block : held) reader.give_back(block);
+      }
+      EXPECT_EQ(underlying.released, underlying.made);
+    }
+  }
+}
+
 TEST(RecycledBlocks, ABlockOfANewSizeGivesBackTheKeptOnesOfOtherSizes) {
   counted_memory underlying;
   {

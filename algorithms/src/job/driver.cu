@@ -402,6 +402,10 @@ io::reader_options reading_for(int fd, std::uint64_t max_bytes, job_options cons
   reading.padding = ROWSCAN_HAS_CUB && shared == nullptr ? 0 : layout.text_padding;
   // Host workers alone fold a block where it lies: a file's own pages, then, and no copy of them.
   reading.map_file = !ROWSCAN_HAS_CUB && shared == nullptr && maps_files();
+  // A ring block the input no longer needs goes back to the run's recycled blocks at once: the next
+  // input's reader, started as this one gives its last block, takes it instead of page-locking a new one
+  // (a shared run's ring memory is its own: its blocks go when the reader ends).
+  reading.release_spare = shared == nullptr;
   // A window of as many blocks as there are workers: a mmap and a munmap per round of blocks rather than
   // per block, and no more resident pages than memory_bound.hpp's per-worker term holds.
   reading.blocks_per_window = workers;
