@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <random>
@@ -64,8 +65,9 @@ class in_place_lane final : public block_lane {
   bool on_gpu() const override { return false; }
   void start(block_batch&) override {}
   bool land(block_batch const&) override { return false; }
-  tally fold(block_batch const& batch) override {
+  tally fold(block_batch const& batch, rowscan::job::batch_run const& run) override {
     EXPECT_EQ(batch.blocks.size(), 1u) << "a host lane takes one block";
+    EXPECT_EQ(run.count, 1u);
     return scalar_fold(batch.blocks.front().text, batch.blocks.front().size, skip_);
   }
 
@@ -77,13 +79,16 @@ class in_place_lane final : public block_lane {
 /// gets them back once copied, and the slot is folded as one text.
 class copying_lane final : public block_lane {
  public:
-  copying_lane(bool skip, std::size_t slot_bytes) : skip_(skip), slot_bytes_(slot_bytes) {}
+  /// mixed: if given, counts the batches that held the blocks of more than one input.
+  copying_lane(bool skip, std::size_t slot_bytes, std::atomic<std::size_t>* mixed = nullptr)
+      : skip_(skip), slot_bytes_(slot_bytes), mixed_(mixed) {}
   std::size_t depth() const override { return 2; }
   std::size_t batch_bytes() const override { return slot_bytes_; }
   bool on_gpu() const override { return true; }
   void start(block_batch& batch) override {
     std::string& slot = slots_[batch.slot];
     slot.clear();
+    if (mixed_ != nullptr && batch.blocks.front().input != batch.blocks.back().input) ++*mixed_;
     for (std::size_t i = 0; i < batch.blocks.size(); ++i) {
       if (i > 0) {
         EXPECT_EQ(batch.blocks[i].index, batch.blocks[i - 1].index + 1) << "a batch is consecutive";
@@ -92,14 +97,19 @@ class copying_lane final : public block_lane {
     }
   }
   bool land(block_batch const&) override { return true; }
-  tally fold(block_batch const& batch) override {
+  tally fold(block_batch const& batch, rowscan::job::batch_run const& run) override {
     std::string const& slot = slots_[batch.slot];
-    return scalar_fold(slot.data(), slot.size(), skip_);
+    EXPECT_LE(run.offset + run.bytes, slot.size());
+    for (std::size_t i = 1; i < run.count; ++i) {
+      EXPECT_EQ(batch.blocks[run.first + i].input, batch.blocks[run.first].input) << "a run is one input's";
+    }
+    return scalar_fold(slot.data() + run.offset, run.bytes, skip_);
   }
 
  private:
   bool skip_;
   std::size_t slot_bytes_;
+  std::atomic<std::size_t>* mixed_;
   std::string slots_[2];
 };
 
@@ -325,6 +335,46 @@ TEST(BlockQueue, ManyInputsOnOneQueueGiveEachInputsScalarTallyInOrder) {
       expect_same(got[i], scalar_fold(texts[i].data(), texts[i].size(), skip), where + ", input " + std::to_string(i));
     }
   }
+}
+
+// A GPU's batch takes the ready blocks whatever their input: the end of one file with the start of the
+// next, or many small files. Each input's blocks in it are folded as a text of their own, so every input
+// keeps its own lines and bytes, a file's last line ends with the file, and the first bad line stops the
+// run at its own input.
+TEST(BlockQueue, AGpuBatchHoldsSeveralInputsAndEachKeepsItsOwnTally) {
+  std::atomic<std::size_t> mixed{0};
+  for (unsigned seed = 1; seed <= 30; ++seed) {
+    std::mt19937 random(seed);
+    bool const skip = random() % 2 == 0;
+    std::vector<std::string> texts(2 + random() % 40);
+    for (std::string& text : texts) {
+      unsigned const kind = random() % 6;
+      text = kind == 0 ? "" : random_text(random, 1 + random() % (kind == 1 ? 200 : 12), skip ? 5 : 0);
+    }
+    if (!skip && random() % 2 == 0) texts[random() % texts.size()] += "!a bad line\nafter\n";  // a bad line in one file
+    std::size_t const block_size = 64 + random() % 512;
+    crew workers;
+    std::size_t const slot = block_size * (4 + random() % 8);
+    workers.at_start.push_back([skip, slot, &mixed]() -> std::unique_ptr<block_lane> {
+      return std::make_unique<copying_lane>(skip, slot, &mixed);
+    });
+    if (random() % 2 == 0) workers.at_start.push_back(maker(false, skip, 0));
+    std::string const where = "seed " + std::to_string(seed) + ", " + std::to_string(texts.size()) + " inputs, block " +
+                              std::to_string(block_size) + ", slot " + std::to_string(slot) + ", " +
+                              std::to_string(workers.at_start.size()) + " workers, skip " + std::to_string(skip);
+    std::vector<tally> const got = queued_inputs(texts, block_size, workers);
+    std::size_t want_done = 0;
+    while (want_done < texts.size()) {
+      bool const stops = scalar_fold(texts[want_done].data(), texts[want_done].size(), skip).stop.has_value();
+      ++want_done;
+      if (stops) break;
+    }
+    ASSERT_GE(got.size(), want_done) << where;
+    for (std::size_t i = 0; i < want_done; ++i) {
+      expect_same(got[i], scalar_fold(texts[i].data(), texts[i].size(), skip), where + ", input " + std::to_string(i));
+    }
+  }
+  EXPECT_GT(mixed.load(), 0u) << "no batch held more than one input";
 }
 
 /// Two runs on one queue as --devices cpu+gpu makes them (rowscan/inputs/hand_over.hpp): the first to

@@ -149,6 +149,100 @@ TEST_F(CliManyInputs, AFilesLastLineEndsWithTheFile) {
   EXPECT_EQ(run("stations '" + path("empty") + "' '" + path("empty") + "'").out, "{}\n");
 }
 
+// Random lists of files (empty ones, files whose last line has no '\n', bad lines in some) at several
+// chunk sizes, worker counts and ways of reading (the reader's copies, mapped windows): the answer is that
+// of the files' lines one after another, each file's last line ending with the file; the first bad line
+// stops the run at its own file, line and byte; --skip-invalid counts every bad line and places the
+// first five, each in its own file. The lines of the end of one file and the start of the next may be
+// folded at once (a GPU's batch): none of that shows.
+TEST_F(CliManyInputs, RandomListsAreTheirFilesLinesInEveryLayout) {
+  char const* const chunk_sizes[] = {"4K", "16K", "64K", "0"};
+  char const* const reads[] = {"copy", "map"};
+  for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+    std::mt19937 rng(std::mt19937::result_type{seed} * 7919);
+    std::size_t const n = 2 + rng() % 40;
+    std::vector<std::string> texts(n);
+    std::string lines;  // every file's lines, each file's last line ended
+    for (std::size_t i = 0; i < n; ++i) {
+      if (rng() % 5 != 0) {
+        texts[i] = support::random_measurements(seed * 1000 + static_cast<std::uint32_t>(i), 1 + rng() % 40,
+                                                1 + rng() % (rng() % 4 == 0 ? 4000 : 60), 16, rng() % 3 != 0);
+      }
+      lines += texts[i];
+      if (!texts[i].empty() && texts[i].back() != '\n') lines += '\n';
+    }
+    // Bad lines in some files, each at a line start: file, 1-based line and byte in the file.
+    struct bad {
+      std::size_t file, line, byte;
+    };
+    std::vector<bad> bads;
+    std::vector<std::string> with_bad = texts;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (rng() % 4 != 0) continue;
+      std::vector<std::size_t> starts{0};
+      for (std::size_t k = 0; k < with_bad[i].size(); ++k) {
+        if (with_bad[i][k] == '\n') starts.push_back(k + 1);
+      }
+      std::size_t const at = starts[rng() % starts.size()];
+      with_bad[i].insert(at, "bad\n");
+      bads.push_back(
+          {i, static_cast<std::size_t>(std::count(with_bad[i].begin(), with_bad[i].begin() + at, '\n')) + 1, at});
+    }
+    std::string good_files, bad_files;
+    for (std::size_t i = 0; i < n; ++i) {
+      write_file(path("good" + std::to_string(i)), texts[i]);
+      write_file(path("bad" + std::to_string(i)), with_bad[i]);
+      good_files += " '" + path("good" + std::to_string(i)) + "'";
+      bad_files += " '" + path("bad" + std::to_string(i)) + "'";
+    }
+    std::string const chunk = chunk_sizes[rng() % 4];
+    unsigned const threads = 1 + rng() % 4;
+    char const* const reading = reads[rng() % 2];
+    ::setenv("ROWSCAN_READS", reading, 1);
+    std::string const options = " --chunk-size " + chunk + " --threads " + std::to_string(threads);
+    SCOPED_TRACE("seed " + std::to_string(seed) + ": " + std::to_string(n) + " files, " + std::to_string(bads.size()) +
+                 " bad lines, --chunk-size " + chunk + ", --threads " + std::to_string(threads) +
+                 ", ROWSCAN_READS=" + reading);
+    std::string const expected = reference::stations_answer(lines);
+    std::string const good_command = std::string("stations").append(good_files).append(options);
+    std::string const bad_command = std::string("stations").append(bad_files).append(options);
+    run_result const good = run(good_command);
+    EXPECT_EQ(good.exit_code, 0) << good.err;
+    EXPECT_EQ(good.out, expected);
+    EXPECT_EQ(good.err, "");
+    auto placed = [&](bad const& b) {
+      return path("bad" + std::to_string(b.file)) + ":" + std::to_string(b.line) + ":1: byte " +
+             std::to_string(b.byte) + ": ";
+    };
+    run_result const strict = run(bad_command);
+    run_result const skipped = run(bad_command + " --skip-invalid");
+    EXPECT_EQ(skipped.exit_code, 0) << skipped.err;
+    EXPECT_EQ(skipped.out, expected);
+    if (bads.empty()) {
+      EXPECT_EQ(strict.out, expected);
+      EXPECT_EQ(skipped.err, "");
+      continue;
+    }
+    EXPECT_EQ(strict.exit_code, 1);
+    EXPECT_EQ(strict.out, "");
+    EXPECT_EQ(strict.err.rfind("rowscan: error: " + placed(bads.front()), 0), 0u) << strict.err;
+    std::string const count = bads.size() == 1   ? "1 invalid line: "
+                              : bads.size() <= 5 ? std::to_string(bads.size()) + " invalid lines: "
+                                                 : std::to_string(bads.size()) + " invalid lines, the first 5: ";
+    EXPECT_EQ(skipped.err.rfind("rowscan: skipped " + count + placed(bads.front()), 0), 0u) << skipped.err;
+    std::size_t from = 0;
+    for (std::size_t k = 0; k < std::min<std::size_t>(5, bads.size()); ++k) {
+      std::size_t const at = skipped.err.find(placed(bads[k]), from);
+      EXPECT_NE(at, std::string::npos) << "bad line " << k << " in order: " << skipped.err;
+      if (at != std::string::npos) from = at + 1;
+    }
+    if (bads.size() > 5) {
+      EXPECT_EQ(skipped.err.find(placed(bads[5])), std::string::npos) << skipped.err;
+    }
+  }
+  ::unsetenv("ROWSCAN_READS");
+}
+
 TEST_F(CliManyInputs, StandardInputAmongFilesAndExplainTakesOne) {
   write_file(path("one"), "a;1.0\n");
   run_result const r = run("stations '" + path("one") + "' - '" + path("one") + "'", "b;-1.0\nbad\n");

@@ -79,15 +79,27 @@ TEST(BlockSize, AnInputOfFewerBlocksThanWorkersGivesEveryWorkerOne) {
   EXPECT_EQ(block_size_for(3 * MiB, 4 * MiB, 16), rowscan::job::shared_block_floor);  // 192 KiB a worker
   EXPECT_EQ(block_size_for(0, 4 * MiB, 16), rowscan::job::shared_block_floor);
   EXPECT_EQ(block_size_for(100000, 2048, 4), 2048u);  // a run's block below the floor stays
+  // Less than two floors is one block, not a floor and what is over.
+  EXPECT_EQ(block_size_for(281000, 8 * MiB, 2), 282624u);
+  EXPECT_EQ(block_size_for(2 * rowscan::job::shared_block_floor - 1, 8 * MiB, 16),
+            2 * rowscan::job::shared_block_floor);
+  EXPECT_EQ(block_size_for(1 * MiB, 4 * MiB, 15), 1 * MiB / 4);  // four floors: four blocks, not 15
   for (std::uint64_t bytes = 1; bytes < 200 * MiB; bytes = bytes * 3 + 7) {
     for (std::size_t workers : {2u, 3u, 15u, 31u}) {
       std::size_t const b = block_size_for(bytes, 4 * MiB, workers);
       EXPECT_LE(b, 4 * MiB) << bytes << " bytes, " << workers << " workers";
       EXPECT_EQ(b % 4096, 0u) << bytes << " bytes, " << workers << " workers";
-      if (b > rowscan::job::shared_block_floor && b < 4 * MiB) {  // cut for the workers: one block each, or one fewer
-        std::uint64_t const blocks = (bytes + b - 1) / b;
+      std::uint64_t const blocks = (bytes + b - 1) / b;
+      if (b > rowscan::job::shared_block_floor && b < 4 * MiB) {
+        // Cut for the workers: one block each, or one fewer; fewer where the input holds fewer floors.
+        std::uint64_t const floors = bytes / rowscan::job::shared_block_floor;
         EXPECT_LE(blocks, workers) << bytes << " bytes, " << workers << " workers";
-        EXPECT_GE(blocks + 1, workers) << bytes << " bytes, " << workers << " workers";
+        EXPECT_GE(blocks + 1, std::min<std::uint64_t>(workers, floors)) << bytes << " bytes, " << workers << " workers";
+      }
+      if (blocks > 1 && b < 4 * MiB) {  // no last block of a few bytes: at least a floor, less a page a worker
+        std::uint64_t const last = bytes - (blocks - 1) * b;
+        EXPECT_GE(last + workers * 4096, rowscan::job::shared_block_floor)
+            << bytes << " bytes, " << workers << " workers";
       }
     }
   }

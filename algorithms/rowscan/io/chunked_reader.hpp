@@ -80,6 +80,11 @@ struct reader_options {
   /// The run's threads to read with (io/reader_threads.hpp), so that a list of inputs, a reader each,
   /// does not make threads for every input; null: the reader makes its own.
   reader_threads* threads_from = nullptr;
+  /// A regular file's ring block goes back to `memory` as soon as no block of the file is left to be
+  /// read into it, not when the reader ends: the next reader of a run, started while this one's last
+  /// chunks are still lent, takes it from the run's recycled blocks (io/recycled_blocks.hpp) instead of
+  /// page-locking a new one. Its release then runs on the thread that gives a chunk back.
+  bool release_spare = false;
   /// 0: a chunk ends at any '\n'. Else the quote byte of quoted fields (RFC 4180): a chunk ends only at a
   /// '\n' with an even number of quotes before it since the chunk's start, so that a quoted field's
   /// newline never ends a chunk (chunks then hold whole records, and max_line bounds a record).
@@ -110,6 +115,11 @@ class chunked_reader {
   /// block before it has been given back too. Thread-safe.
   void give_back(std::uint64_t block);
 
+  /// Whether next() has given every chunk of a file (the next call returns false): a run may then open
+  /// its next input, whose reader reads ahead while this one's last chunks are still in use. A stream's
+  /// end is known once its last block is read.
+  bool gave_every_chunk() const { return finished_ || (seekable_ && current_ >= block_count_); }
+
   /// Seconds the caller spent waiting in next() for blocks to arrive.
   double wait_seconds() const { return wait_seconds_; }
 
@@ -128,8 +138,11 @@ class chunked_reader {
   bool read_slice(std::uint64_t block, std::size_t slice);  ///< true: the slice holds an odd number of quotes
   void read_stream_block(std::uint64_t block);
   char* block_data(std::uint64_t block) const;
+  using ring_block = std::unique_ptr<char[], block_deleter>;
   void release_block();
-  void release_locked();  ///< release_block's work, under mutex_
+  /// release_block's work, under mutex_; a ring block with no block left to read into it goes to
+  /// `spare` (reader_options::release_spare), to be released once mutex_ is let go.
+  void release_locked(std::vector<ring_block>& spare);
   bool slot_ready(std::uint64_t block) const;
   bool next_mapped(text_chunk& chunk);
 

@@ -16,9 +16,10 @@
 // (docs/data/host_dropped_32cores-h100x2.csv). Here a window goes once its blocks are back and the
 // reader has passed it, so at most the lent blocks' windows and the one being read are mapped.
 //
-// A view that does not fit its window (a carried line longer than the window's lead), near the file's
-// end where the file has no bytes for the padding, or where the system refuses the mapping (a file
-// system that cannot map, a low `ulimit -v`) is a copy. A file that shrinks is found before each view
+// The padding after the file's last block is zero pages mapped after the file's last page, so the last
+// block is a view too: a list of files would otherwise copy one block a file. A view that does not fit
+// its window (a carried line longer than the window's lead), or where the system refuses the mapping (a
+// file system that cannot map, a low `ulimit -v`), is a copy. A file that shrinks is found before each view
 // (the reader's error); one that shrinks while a mapped block is folded raises SIGBUS, which ends the
 // process with one error line naming the file and exit code 1, never a crash.
 #pragma once
@@ -66,6 +67,8 @@ class mapped_windows {
   /// Windows mapped so far, and those mapped now (for tests: views share them, and they go).
   std::size_t windows_mapped() const;
   std::size_t windows_held() const;
+  /// Views made so far that are copies, no window holding them (for tests).
+  std::size_t copies_made() const;
 
  private:
   struct window {
@@ -97,6 +100,7 @@ class mapped_windows {
   std::map<std::uint64_t, window> windows_;  ///< by window number
   std::map<std::uint64_t, one_view> views_;  ///< by block
   std::size_t windows_mapped_ = 0;
+  std::size_t copies_made_ = 0;
   std::unique_ptr<char[]> shrink_message_;   ///< what SIGBUS prints while these windows live
 };
 

@@ -4,13 +4,16 @@
 // GPU, the host's cores) does with a block is behind its lane, so one queue feeds the workers of both engines.
 //
 //   readers, one an input, in input order --push--> ready blocks, in input order --take--> a lane:
-//       a host worker takes one block, a GPU the ready blocks at the front (of one input) that fill its slot
-//   lane: start (its text to the lane's memory) --fold--> a tally --merged in input order--> each input's tally
+//       a host worker takes one block, a GPU the ready blocks at the front that fill its slot, of one
+//       input or of several (the end of one file and the start of the next, or many small files)
+//   lane: start (its text to the lane's memory) --fold each input's blocks of it--> a tally an input
+//         --merged in input order--> each input's tally
 //
 // Workers may join while the queue runs (a GPU whose context was still being made): they take the
-// blocks from where the queue is. A taken run of blocks is consecutive in one input, so its text is
-// one text and its tally that of all of them. The workers outlive the inputs: a run starts its threads
-// once, whatever the number of files it reads, and an input's reader is read into the queue while the
+// blocks from where the queue is. A taken batch is consecutive in the run's order; its blocks of one
+// input are one text, folded on its own, so that lines and bytes count from that input's start and a
+// file's last line ends with the file. The workers outlive the inputs: a run starts its threads once,
+// whatever the number of files it reads, and an input's reader is read into the queue while the
 // blocks of the inputs before it are still being folded.
 #pragma once
 
@@ -48,7 +51,7 @@ struct queued_block {
   std::string const* label = nullptr;    ///< the input's name in errors
 };
 
-/// Consecutive blocks of one input that a lane took at once, folded as one text.
+/// Consecutive blocks that a lane took at once, of one input or of several.
 struct block_batch {
   std::vector<queued_block> blocks;
   int slot = 0;           ///< the lane's memory it went to (a GPU's device slot)
@@ -60,6 +63,18 @@ struct block_batch {
     return n;
   }
 };
+
+/// The blocks of one input in a batch: blocks [first, first + count) of batch.blocks, whose text is
+/// `bytes` bytes from `offset` bytes into the batch's text (its blocks one after another).
+struct batch_run {
+  std::size_t first = 0;
+  std::size_t count = 0;
+  std::size_t offset = 0;
+  std::size_t bytes = 0;
+};
+
+/// A batch's runs, one for each input it holds, in order.
+std::vector<batch_run> runs_of(block_batch const& batch);
 
 /// A worker's side of the queue: how its blocks reach the memory it folds in, and the fold. Made on the
 /// worker's own thread (under CUDA with its GPU current) and used only there.
@@ -76,9 +91,10 @@ class block_lane {
   /// Waits for the batch's copy; true: its reader blocks may go back before the fold (a GPU's copy);
   /// false: the fold reads them where they are.
   virtual bool land(block_batch const& batch) = 0;
-  /// Folds the batch's text, in halves if memory runs out (throws rowscan::device_error if the halves
-  /// run out too); its tally, positions relative to the batch's first byte. Throws what the fold throws.
-  virtual tally fold(block_batch const& batch) = 0;
+  /// Folds the text of one run of the batch (one input's blocks of it), in halves if memory runs out
+  /// (throws rowscan::device_error if the halves run out too); its tally, positions relative to the run's
+  /// first byte. Throws what the fold throws.
+  virtual tally fold(block_batch const& batch, batch_run const& run) = 0;
 };
 
 /// Makes a worker's lane, on the worker's thread.
@@ -144,13 +160,13 @@ class block_queue {
   void stop();
   void run(worker& w);
   bool take(std::size_t batch_bytes, bool one_block, block_batch& batch);
-  std::size_t front_run_bytes() const;
-  bool front_run_complete() const;
+  std::size_t ready_bytes() const;
+  bool no_block_coming() const;
   std::vector<input_tally> pop_done();
   void give_back(block_batch& batch);
   void fold_first(worker& w, block_lane& lane, std::deque<block_batch>& held);
-  void done(worker& w, block_batch const& batch, tally t, std::exception_ptr const& failure,
-            std::chrono::steady_clock::time_point start);
+  void done(worker& w, block_batch const& batch, std::vector<batch_run> const& runs, std::vector<tally> tallies,
+            std::exception_ptr const& failure, std::size_t failed_run, std::chrono::steady_clock::time_point start);
   void merge_in_order(std::size_t index, std::size_t input, tally t);
   void fail_worker(std::deque<block_batch>& held);
 

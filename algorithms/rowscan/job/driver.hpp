@@ -88,8 +88,10 @@ context start_context(job_options const& options, run_report& report);
 /// Reads each input of `inputs` in turn to its end in blocks, one reader an input, into one queue whose
 /// workers (one under CUDA for each GPU; on the host systems several, each folding on a thread of its
 /// own) are started once for the whole list: an input is read while the blocks of those before it are
-/// still being folded, and each input is reported to inputs.done, in input order, once every block of it
-/// is folded (bytes, lines, blocks, skipped lines). `report` gets them added up (job::add_report), its
+/// still being folded (the next input is opened, and its reader started, once the reader before it has
+/// given its last block: inputs.next() is asked before the input before is done), and each input is
+/// reported to inputs.done, in input order, once every block of it is folded (bytes, lines, blocks,
+/// skipped lines). `report` gets them added up (job::add_report), its
 /// skipped lines the last input's, and the run's worker shares (the chunk size must be set). With several
 /// workers, report.times adds up the time of every worker. options.progress hears the bytes of the whole
 /// sequence so far. The readers' rings are page-locked under CUDA, unless the run is shared

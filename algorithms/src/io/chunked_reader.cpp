@@ -309,9 +309,10 @@ void chunked_reader::read_stream_block(std::uint64_t block) {
   state.quotes_odd = odd;
 }
 
-void chunked_reader::release_locked() {
+void chunked_reader::release_locked(std::vector<ring_block>& spare) {
   // The released slot takes the block `buffers` ahead of the one it held.
-  block_state& state = states_[released_ % options_.buffers];
+  std::size_t const slot = released_ % options_.buffers;
+  block_state& state = states_[slot];
   std::uint64_t const block = released_ + options_.buffers;
   state.block = block;
   state.slices_left = slices_per_block_;
@@ -320,13 +321,18 @@ void chunked_reader::release_locked() {
   state.bytes = seekable_ && block < block_count_
                     ? static_cast<std::size_t>(std::min<std::uint64_t>(options_.block_size, file_size_ - block * options_.block_size))
                     : 0;
+  // No block of the file is left to read into the slot: nothing reads or hands out its memory again.
+  if (options_.release_spare && seekable_ && block >= block_count_ && buffers_[slot]) {
+    spare.push_back(std::move(buffers_[slot]));
+  }
   ++released_;
 }
 
 void chunked_reader::release_block() {
+  std::vector<ring_block> spare;  // released after the lock
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    release_locked();
+    release_locked(spare);
   }
   buffer_free_.notify_all();
 }
@@ -336,13 +342,14 @@ void chunked_reader::give_back(std::uint64_t block) {
     windows_->release(block);
     return;
   }
+  std::vector<ring_block> spare;  // released after the lock
   {
     std::lock_guard<std::mutex> lock(mutex_);
     given_back_[block % options_.buffers] = 1;
     // Slots are reused in block order: release every block at the front that has come back.
     while (given_back_[released_ % options_.buffers] != 0) {
       given_back_[released_ % options_.buffers] = 0;
-      release_locked();
+      release_locked(spare);
     }
   }
   buffer_free_.notify_all();

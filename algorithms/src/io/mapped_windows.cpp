@@ -83,22 +83,41 @@ mapped_windows::~mapped_windows() {
   }
 }
 
-/// Window w's pages: its blocks, the lead before them and the padding after, within the file's bytes now
-/// (no page past the file's end is mapped: touching it would raise SIGBUS). Unmapped if the system refuses.
+/// Window w's pages: its blocks, the lead before them and the padding after. No page past the file's end
+/// (as it is now) is mapped from the file, since touching one raises SIGBUS: where the padding runs past
+/// that end, the window is a reservation of zero pages with the file's pages mapped over its start, so
+/// that an input's last block, and a list's every input's, is a view like the others and not a copy
+/// (docs/performance.md, "A list of files"). Unmapped if the system refuses.
 mapped_windows::window mapped_windows::map_window(std::uint64_t w, std::uint64_t file_size_now) const {
   std::uint64_t const window_bytes = std::uint64_t{layout_.block_size} * layout_.blocks_per_window;
   std::uint64_t const first = layout_.first_byte + w * window_bytes;
   std::uint64_t const begin = first - std::min<std::uint64_t>(first, layout_.lead);
-  std::uint64_t const end = std::min(first + window_bytes + layout_.padding, file_size_now);
+  std::uint64_t const wanted_end = first + window_bytes + layout_.padding;
+  std::uint64_t const file_end = std::min(wanted_end, file_size_now);
   window mapped;
   mapped.start = begin - begin % page_size();
-  if (end <= mapped.start) return mapped;
-  auto const bytes = static_cast<std::size_t>(end - mapped.start);
-  void* const p = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd_, static_cast<off_t>(mapped.start));
-  if (p != MAP_FAILED) {
+  if (file_end <= mapped.start) return mapped;
+  auto const round_up = [](std::uint64_t bytes) { return (bytes + page_size() - 1) / page_size() * page_size(); };
+  auto const file_bytes = static_cast<std::size_t>(file_end - mapped.start);
+  // Readable bytes: up to the padding past the file's end, whose last page reads zeros after the end.
+  auto const bytes = static_cast<std::size_t>(std::min(wanted_end, file_size_now + layout_.padding) - mapped.start);
+  if (round_up(bytes) <= round_up(file_bytes)) {
+    void* const p = ::mmap(nullptr, file_bytes, PROT_READ, MAP_PRIVATE, fd_, static_cast<off_t>(mapped.start));
+    if (p == MAP_FAILED) return mapped;
     mapped.mapping = p;
-    mapped.mapped_bytes = bytes;
+    mapped.mapped_bytes = bytes;  // the padding past the end, if any, is in the file's last page: zeros
+    return mapped;
   }
+  void* const reserved = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (reserved == MAP_FAILED) return mapped;
+  void* const p =
+      ::mmap(reserved, file_bytes, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd_, static_cast<off_t>(mapped.start));
+  if (p == MAP_FAILED) {
+    ::munmap(reserved, bytes);
+    return mapped;
+  }
+  mapped.mapping = reserved;
+  mapped.mapped_bytes = bytes;  // one munmap ends both
   return mapped;
 }
 
@@ -153,13 +172,14 @@ char const* mapped_windows::view(std::uint64_t block, std::uint64_t offset, std:
     if (u.mapping != nullptr) ::munmap(u.mapping, u.bytes);
   }
   if (data != nullptr) return data;
-  // No window holds it (refused, near the end, or a carried line longer than the lead): a copy.
+  // No window holds it (refused, or a carried line longer than the lead): a copy.
   one_view v;
   v.copy.resize(size + layout_.padding);  // the padding's value does not matter: a fold only may read it
   read_at(fd_, v.copy.data(), size, offset, label_, file_size_);
   data = v.copy.data();
   std::lock_guard<std::mutex> lock(mutex_);
   views_[block] = std::move(v);
+  ++copies_made_;
   return data;
 }
 
@@ -183,6 +203,11 @@ void mapped_windows::release(std::uint64_t block) {
 std::size_t mapped_windows::windows_mapped() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return windows_mapped_;
+}
+
+std::size_t mapped_windows::copies_made() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return copies_made_;
 }
 
 std::size_t mapped_windows::windows_held() const {

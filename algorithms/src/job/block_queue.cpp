@@ -139,32 +139,39 @@ std::vector<worker_share> block_queue::shares() const {
   return out;
 }
 
+std::vector<batch_run> runs_of(block_batch const& batch) {
+  std::vector<batch_run> runs;
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < batch.blocks.size(); ++i) {
+    if (i == 0 || batch.blocks[i].input != batch.blocks[i - 1].input) runs.push_back({i, 0, offset, 0});
+    runs.back().count += 1;
+    runs.back().bytes += batch.blocks[i].size;
+    offset += batch.blocks[i].size;
+  }
+  return runs;
+}
+
 /// The next batch for a worker: the ready blocks at the front of the queue, as many as fit batch_bytes
-/// (one at least; one at most when one_block), waiting for one while the input goes on; false once it
-/// has ended and nothing is left.
+/// (one at least; one at most when one_block), of one input or several, waiting for one while the
+/// input goes on; false once it has ended and nothing is left.
 /// - A batching worker (a GPU) waits until the ready blocks fill half its batch, or no more can come
-///   (the input ended, the run stopped, or every block the reader may lend is out): a GPU's fold has a
-///   fixed cost of its own, which small batches pay too often.
+///   soon (the last input begun has ended, the run stopped, or every block the reader may lend is out):
+///   a GPU's batch has a fixed cost of its own (its copy's start, the land, the wait), which small
+///   batches pay too often, so the end of one file waits for the start of the next.
 /// - A one-block worker (a host worker) takes a block only while no GPU is waiting for blocks: a core
 ///   folds a block 50-100 times slower than a GPU, so it takes only what the GPUs leave (all of it
 ///   before they join, and whatever the reader gets ahead of them after).
-/// The bytes of the ready blocks at the front that belong to the front's input (under mutex_).
-std::size_t block_queue::front_run_bytes() const {
+/// The bytes of the ready blocks (under mutex_).
+std::size_t block_queue::ready_bytes() const {
   std::size_t n = 0;
-  for (queued_block const& b : ready_) {
-    if (b.input != ready_.front().input) break;
-    n += b.size;
-  }
+  for (queued_block const& b : ready_) n += b.size;
   return n;
 }
 
-/// Whether no more blocks can join the front's run: its input has ended (under mutex_).
-bool block_queue::front_run_complete() const {
-  if (ready_.empty()) return false;
-  if (ready_.back().input != ready_.front().input) return true;
-  std::size_t const at = ready_.front().input - first_input_;
-  return at < inputs_.size() && inputs_[at].ended;
-}
+/// Whether no block is pushed until the driver begins another input: the last input begun has ended
+/// (under mutex_). The driver may then wait for the inputs in the queue to be done (a session's input
+/// kept on the device), so what is ready must be taken.
+bool block_queue::no_block_coming() const { return !inputs_.empty() && inputs_.back().ended; }
 
 bool block_queue::take(std::size_t batch_bytes, bool one_block, block_batch& batch) {
   std::unique_lock<std::mutex> lock(mutex_);
@@ -174,7 +181,7 @@ bool block_queue::take(std::size_t batch_bytes, bool one_block, block_batch& bat
     ++gpus_waiting_;
     ready_changed_.wait(lock, [&] {
       if (ended_ || stopped_) return true;
-      return !ready_.empty() && (lent_ >= max_lent_ || front_run_bytes() >= batch_bytes / 2 || front_run_complete());
+      return !ready_.empty() && (lent_ >= max_lent_ || ready_bytes() >= batch_bytes / 2 || no_block_coming());
     });
     --gpus_waiting_;
     if (gpus_waiting_ == 0) ready_changed_.notify_all();  // host workers may take again
@@ -186,8 +193,7 @@ bool block_queue::take(std::size_t batch_bytes, bool one_block, block_batch& bat
     bytes += ready_.front().size;
     batch.blocks.push_back(ready_.front());
     ready_.pop_front();
-  } while (!one_block && !ready_.empty() && ready_.front().input == batch.blocks.front().input &&
-           bytes + ready_.front().size <= batch_bytes);
+  } while (!one_block && !ready_.empty() && bytes + ready_.front().size <= batch_bytes);
   return true;
 }
 
@@ -215,30 +221,38 @@ void block_queue::merge_in_order(std::size_t index, std::size_t input, tally t) 
   }
 }
 
-/// Folds the first batch w holds; the reader gets its blocks back, and the tally goes to the merge.
+/// Folds the first batch w holds, each input's blocks of it on their own, up to the first that stops the
+/// run; the reader gets its blocks back, and the tallies go to the merge.
 void block_queue::fold_first(worker& w, block_lane& lane, std::deque<block_batch>& held) {
   block_batch batch = std::move(held.front());
   held.pop_front();
   auto const start = std::chrono::steady_clock::now();
   // [docs:fold-block]
-  tally t;
+  std::vector<batch_run> const runs = runs_of(batch);
+  std::vector<tally> tallies(runs.size());
   std::exception_ptr failure;
-  try {
-    t = lane.fold(batch);  // on a GPU: its copy, landed in a device slot
-  } catch (...) {
-    failure = std::current_exception();  // the batch's: the earliest failing block's is the run's
+  std::size_t failed_run = runs.size();
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    try {
+      tallies[r] = lane.fold(batch, runs[r]);  // on a GPU: its copy, landed in a device slot
+    } catch (...) {
+      failure = std::current_exception();  // the run's: the earliest failing block's is the run's
+      failed_run = r;
+      break;
+    }
+    if (tallies[r].stop) break;  // nothing after a line that stops the run counts
   }
   give_back(batch);
-  done(w, batch, std::move(t), failure, start);
+  done(w, batch, runs, std::move(tallies), failure, failed_run, start);
   // [docs:end]
 }
 
-/// A batch's tally merged in input order (the batch's blocks are consecutive: its first block carries
-/// the tally of all, the others the empty tally), its failure kept if it is the earliest, w's share counted.
-void block_queue::done(worker& w, block_batch const& batch, tally t, std::exception_ptr const& failure,
+/// A batch's tallies merged in input order (a run's first block carries the tally of the run, its other
+/// blocks the empty tally), its failure kept if it is the earliest, w's share counted.
+void block_queue::done(worker& w, block_batch const& batch, std::vector<batch_run> const& runs,
+                       std::vector<tally> tallies, std::exception_ptr const& failure, std::size_t failed_run,
                        std::chrono::steady_clock::time_point start) {
   auto const end = std::chrono::steady_clock::now();
-  std::size_t const first = batch.blocks.front().index;
   std::lock_guard<std::mutex> lock(mutex_);
   if (w.share.blocks == 0) {
     if (!any_folded_) timeline_mark("first block folded");
@@ -251,13 +265,23 @@ void block_queue::done(worker& w, block_batch const& batch, tally t, std::except
   // A GPU is busy from its first block to its last (its copies and folds overlap); a host worker while it folds.
   w.share.busy_seconds = w.share.on_gpu ? std::chrono::duration<double>(end - w.first_fold).count()
                                         : w.share.busy_seconds + std::chrono::duration<double>(end - start).count();
-  if (failure && first < failure_block_) {
-    failure_ = failure;
-    failure_block_ = first;
+  if (failure) {
+    std::size_t const failed = batch.blocks[runs[failed_run].first].index;
+    if (failed < failure_block_) {
+      failure_ = failure;
+      failure_block_ = failed;
+    }
   }
-  stopped_ = stopped_ || failure || t.stop;
-  merge_in_order(first, batch.blocks.front().input, std::move(t));
-  for (std::size_t i = 1; i < batch.blocks.size(); ++i) merge_in_order(batch.blocks[i].index, batch.blocks[i].input, tally{});
+  stopped_ = stopped_ || failure;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    stopped_ = stopped_ || tallies[r].stop;
+    queued_block const& first = batch.blocks[runs[r].first];
+    merge_in_order(first.index, first.input, std::move(tallies[r]));
+    for (std::size_t i = 1; i < runs[r].count; ++i) {
+      queued_block const& b = batch.blocks[runs[r].first + i];
+      merge_in_order(b.index, b.input, tally{});
+    }
+  }
   if (stopped_) {
     lent_changed_.notify_all();
     ready_changed_.notify_all();

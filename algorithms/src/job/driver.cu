@@ -147,7 +147,9 @@ void unlock_for_gpus(void* p) {
 
 #if ROWSCAN_HAS_CUB
 /// A GPU worker's side of the queue: each batch is copied into one of two device slots on a stream of its
-/// own (io::text_uploader) while the worker folds the other, so it holds two batches at once.
+/// own (io::text_uploader) while the worker folds the other, so it holds two batches at once. A batch may
+/// hold the blocks of several inputs (the end of one file and the start of the next): one copy, a fold
+/// for each input's blocks.
 class gpu_lane final : public block_lane {
  public:
   gpu_lane(worker_slot const& slot, fold_place const& place)
@@ -175,11 +177,12 @@ class gpu_lane final : public block_lane {
     uploader_.host_waits_for(batch.slot);
     return true;
   }
-  tally fold(block_batch const& batch) override {
+  /// Folds one input's blocks of the batch, where they lie in the slot (a batch may hold several inputs).
+  tally fold(block_batch const& batch, batch_run const& run) override {
     uploader_.device_waits_for(batch.slot);  // the device work enqueued from now on reads the landed copy
-    char const* const text = thrust::raw_pointer_cast(slots_[batch.slot].data());
-    tally t = fold_block(slot_, text, batch.bytes(), batch.blocks.front().file_offset, *batch.blocks.front().label,
-                         place_.chunk_size);
+    char const* const text = thrust::raw_pointer_cast(slots_[batch.slot].data()) + run.offset;
+    queued_block const& first = batch.blocks[run.first];
+    tally t = fold_block(slot_, text, run.bytes, first.file_offset, *first.label, place_.chunk_size);
     uploader_.consumed(batch.slot);  // the work enqueued so far is the last to read the slot
     return t;
   }
@@ -211,7 +214,7 @@ class host_lane final : public block_lane {
     std::memcpy(copy_.data(), block.text, block.size);
   }
   bool land(block_batch const&) override { return copies_; }  // in place: the block goes back once folded
-  tally fold(block_batch const& batch) override {
+  tally fold(block_batch const& batch, batch_run const&) override {  // a batch of one block
     queued_block const& block = batch.blocks.front();
     char const* const text = copies_ ? copy_.data() : block.text;
     return fold_block(slot_, text, block.size, block.file_offset, *block.label, place_.chunk_size);
@@ -399,6 +402,10 @@ io::reader_options reading_for(int fd, std::uint64_t max_bytes, job_options cons
   reading.padding = ROWSCAN_HAS_CUB && shared == nullptr ? 0 : layout.text_padding;
   // Host workers alone fold a block where it lies: a file's own pages, then, and no copy of them.
   reading.map_file = !ROWSCAN_HAS_CUB && shared == nullptr && maps_files();
+  // A ring block the input no longer needs goes back to the run's recycled blocks at once: the next
+  // input's reader, started as this one gives its last block, takes it instead of page-locking a new one
+  // (a shared run's ring memory is its own: its blocks go when the reader ends).
+  reading.release_spare = shared == nullptr;
   // A window of as many blocks as there are workers: a mmap and a munmap per round of blocks rather than
   // per block, and no more resident pages than memory_bound.hpp's per-worker term holds.
   reading.blocks_per_window = workers;
@@ -451,9 +458,22 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
   if (shared != nullptr) shared->open(folding);  // the workers that joined take from it too
   shared_scope closing{shared, &shared_run::close};  // before the queue goes, however this ends
 
-  // An input done: its tally reported (its error thrown, the first in input order), its reader let go.
+  // Inputs done (every block folded and back with its reader), not reported yet, in input order: the
+  // front of `open`. Their readers go at once, so that the run holds the rings of inputs in flight only.
+  std::vector<input_tally> done_unreported;
+  auto take_done = [&] {
+    for (input_tally& one : folding.done_inputs()) {
+      open[done_unreported.size()].reader.reset();
+      done_unreported.push_back(std::move(one));
+    }
+  };
+  // The inputs done: each tally reported (its error thrown, the first in input order), the input let go.
   std::string label;
-  auto report_done = [&](std::vector<input_tally>& done) {
+  auto report_done = [&](std::vector<input_tally> last) {
+    take_done();
+    std::vector<input_tally> done = std::move(done_unreported);
+    done_unreported.clear();
+    for (input_tally& one : last) done.push_back(std::move(one));
     for (input_tally& one : done) {
       open_input& input = open.front();
       tally folded = std::move(one.folded);
@@ -480,31 +500,73 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
   // Waits until every input begun in the queue is done and reported; false if the run stopped first.
   auto finish_open_inputs = [&]() -> bool {
     while (!open.empty() && !folding.stopped()) {
-      std::vector<input_tally> done = folding.done_inputs();
-      report_done(done);
+      report_done({});
       if (!open.empty()) std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     return open.empty();
   };
   std::vector<worker_share> resident_shares;  // the workers' shares of the inputs folded where they lie
 
+  // An input of the list, opened: its reader (none for a session's copy kept on the device, folded where
+  // it lies when its turn comes), or what opening it threw; `last`: the list had no more.
+  struct opened_input {
+    bool last = false;
+    int fd = -1;
+    std::string label;
+    std::uint64_t max_bytes = 0;
+    std::unique_ptr<io::chunked_reader> reader;
+    std::exception_ptr failure;
+  };
+  auto make_reader = [&](opened_input& in) {
+    auto const setup_start = std::chrono::steady_clock::now();
+    io::reader_options reading =
+        reading_for(in.fd, in.max_bytes, options, layout, workers.size(), for_joiners, ring_memory);
+    reading.threads_from = &reading_threads;
+    in.reader = std::make_unique<io::chunked_reader>(in.fd, in.label, reading);
+    timeline_mark("reader ready");
+    report.times.add("reader setup", seconds_since(setup_start));
+  };
+  // Opens the list's next input (throws what opening it throws).
+  auto open_next = [&]() -> opened_input {
+    opened_input in;
+    in.last = !inputs.next(in.fd, in.label, in.max_bytes);
+    if (!in.last && !kept_on_device(in.fd)) make_reader(in);
+    return in;
+  };
+  // The next input, opened once the reader of the one before it has given its last chunk: its reader reads
+  // its first blocks while the last blocks of the input before it are handed out and folded, so the
+  // workers do not wait for a reader to start at every file of a list (docs/performance.md, "A list of
+  // files"). Declared after the ring and the reader threads: its reader goes before them.
+  std::optional<opened_input> ahead;
+  auto open_ahead = [&] {
+    try {
+      ahead = open_next();
+    } catch (...) {
+      ahead = opened_input{};
+      ahead->failure = std::current_exception();  // thrown when its turn comes, after the inputs before it
+    }
+  };
+
   std::uint64_t before = 0;  // bytes of the inputs already read: progress counts the whole sequence
   std::size_t begun = 0;     // inputs begun in the queue
   // Reads the next input into the queue; false when there is none (or the run stopped or ends with it).
   auto read_next_input = [&]() -> bool {
-    int fd = -1;
-    std::uint64_t max_bytes = 0;
-    if (folding.stopped() || !inputs.next(fd, label, max_bytes)) return false;
-    if (kept_on_device(fd)) {
+    if (folding.stopped()) return false;
+    opened_input in = ahead ? std::move(*ahead) : open_next();
+    ahead.reset();
+    if (in.failure) std::rethrow_exception(in.failure);
+    if (in.last) return false;
+    label = in.label;
+    if (!in.reader) {
       // A memory file of a session's cache whose copy is in the GPU's memory: once the inputs before it
       // are done (the workers are then idle), it is folded where it lies, nothing read (resident_device.hpp).
       if (!finish_open_inputs()) return false;
       job_options one = options;
-      one.max_input_bytes = max_bytes;
+      one.max_input_bytes = in.max_bytes;
       if (options.progress) one.progress = [&options, before](std::uint64_t done) { options.progress(before + done); };
       run_report each;
       each.chunk_size = report.chunk_size;
-      if (run_resident(fd, label, one, layout, workers, each)) {
+      if (run_resident(in.fd, label, one, layout, workers, each)) {
         inputs.done(each);
         add_report(report, each);
         add_shares(resident_shares, each.shares);
@@ -512,18 +574,14 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
         before += each.bytes;
         return true;
       }
+      make_reader(in);
     }
-    auto const setup_start = std::chrono::steady_clock::now();
-    io::reader_options reading = reading_for(fd, max_bytes, options, layout, workers.size(), for_joiners, ring_memory);
-    reading.threads_from = &reading_threads;
-    open.push_back({label, std::make_unique<io::chunked_reader>(fd, label, reading), std::nullopt});
+    open.push_back({label, std::move(in.reader), std::nullopt});
     open_input& input = open.back();
     io::chunked_reader& reader = *input.reader;
-    timeline_mark("reader ready");
     folding.begin_input(reader, reader.first_byte(), input.label);
     ++begun;
     if (shared != nullptr) shared->reading(label);
-    report.times.add("reader setup", seconds_since(setup_start));
     std::uint64_t read = 0;
     io::text_chunk block{};
     auto next_block = [&] {
@@ -534,6 +592,11 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
       // The block goes back to the reader once folded: keep what an overlong line's error needs.
       if (block.overlong_line) {
         input.overlong = std::string(block.overlong_prefix, std::min(block.overlong_prefix_size, 2 * layout.carried_line));
+      }
+      // A shared run's ring is lent to the engine that joins it: one reader at a time.
+      if (!ahead && shared == nullptr && !input.overlong && reader.gave_every_chunk()) {
+        take_done();  // the readers of inputs done go first: their rings are the next one's
+        open_ahead();
       }
       {
         // On a GPU this is the time the GPU's copies and folds keep it busy: those are its own stages.
@@ -561,13 +624,12 @@ std::string run_blocks_each(input_sequence& inputs, job_options const& options, 
       failing_input = begun > ended ? begun - 1 : begun;  // the input begun, or the one being opened
       break;
     }
-    std::vector<input_tally> done = folding.done_inputs();
-    report_done(done);
+    report_done({});
   }
   if (shared != nullptr) shared->close();  // nobody joins a queue that is finishing
   queue_end end = folding.finish();  // every block folded, and back with its reader
   timeline_mark("last block folded");
-  report_done(end.done);
+  report_done(std::move(end.done));
   // What ended the run, the first in input order: a fold's failure before the input that could not be read.
   if (end.failure && (!read_failure || end.failure_input < failing_input)) std::rethrow_exception(end.failure);
   if (read_failure) std::rethrow_exception(read_failure);
