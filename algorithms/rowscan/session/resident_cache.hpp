@@ -5,7 +5,8 @@
 //   query -> acquire(path): identity_of(path) -> the entry of that file (device, inode), if its size and
 //            times still match (a hit) -> its resident text
 //                         else: evict the least recently used entries until the file fits the budget,
-//                               reserve its bytes, load it (read once into a memory file) -> resident text
+//                               reserve its bytes, load it (read once into a memory file; on a GPU into
+//                               device memory: load_to_device) -> resident text
 //         -> the engine folds the resident text in place of the file (inputs::input_source::resident_fd)
 //         -> keep(): the query succeeded, its loaded texts become entries; release(): it failed, they go
 //
