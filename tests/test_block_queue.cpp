@@ -301,6 +301,22 @@ std::vector<tally> queued_inputs(std::vector<std::string> const& texts, std::siz
   return done;
 }
 
+/// Every input up to the first that stops has the scalar fold's tally, each with its own positions (what the
+/// queue had taken of a later input when the stop was found is the driver's to drop).
+void expect_inputs_up_to_the_first_stop(std::vector<tally> const& got, std::vector<std::string> const& texts,
+                                        bool skip, std::string const& where) {
+  std::size_t want_done = 0;
+  while (want_done < texts.size()) {
+    bool const stops = scalar_fold(texts[want_done].data(), texts[want_done].size(), skip).stop.has_value();
+    ++want_done;
+    if (stops) break;
+  }
+  ASSERT_GE(got.size(), want_done) << where;
+  for (std::size_t i = 0; i < want_done; ++i) {
+    expect_same(got[i], scalar_fold(texts[i].data(), texts[i].size(), skip), where + ", input " + std::to_string(i));
+  }
+}
+
 TEST(BlockQueue, ManyInputsOnOneQueueGiveEachInputsScalarTallyInOrder) {
   for (unsigned seed = 1; seed <= 40; ++seed) {
     std::mt19937 random(seed);
@@ -322,18 +338,7 @@ TEST(BlockQueue, ManyInputsOnOneQueueGiveEachInputsScalarTallyInOrder) {
                               std::to_string(block_size) + ", " + std::to_string(n) + " workers, skip " +
                               std::to_string(skip);
     std::vector<tally> const got = queued_inputs(texts, block_size, workers);
-    // Every input up to the first that stops, each with its own positions (what the queue had taken of
-    // a later input when the stop was found is the driver's to drop).
-    std::size_t want_done = 0;
-    while (want_done < texts.size()) {
-      bool const stops = scalar_fold(texts[want_done].data(), texts[want_done].size(), skip).stop.has_value();
-      ++want_done;
-      if (stops) break;
-    }
-    ASSERT_GE(got.size(), want_done) << where;
-    for (std::size_t i = 0; i < want_done; ++i) {
-      expect_same(got[i], scalar_fold(texts[i].data(), texts[i].size(), skip), where + ", input " + std::to_string(i));
-    }
+    expect_inputs_up_to_the_first_stop(got, texts, skip, where);
   }
 }
 
@@ -363,16 +368,7 @@ TEST(BlockQueue, AGpuBatchHoldsSeveralInputsAndEachKeepsItsOwnTally) {
                               std::to_string(block_size) + ", slot " + std::to_string(slot) + ", " +
                               std::to_string(workers.at_start.size()) + " workers, skip " + std::to_string(skip);
     std::vector<tally> const got = queued_inputs(texts, block_size, workers);
-    std::size_t want_done = 0;
-    while (want_done < texts.size()) {
-      bool const stops = scalar_fold(texts[want_done].data(), texts[want_done].size(), skip).stop.has_value();
-      ++want_done;
-      if (stops) break;
-    }
-    ASSERT_GE(got.size(), want_done) << where;
-    for (std::size_t i = 0; i < want_done; ++i) {
-      expect_same(got[i], scalar_fold(texts[i].data(), texts[i].size(), skip), where + ", input " + std::to_string(i));
-    }
+    expect_inputs_up_to_the_first_stop(got, texts, skip, where);
   }
   EXPECT_GT(mixed.load(), 0u) << "no batch held more than one input";
 }

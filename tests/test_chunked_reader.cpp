@@ -536,6 +536,18 @@ struct counted_memory {
   }
 };
 
+/// A reader of 4 KiB blocks in a ring of four, taking its blocks from `ring`.
+reader_options ring_reader(rowscan::io::recycled_blocks& ring, unsigned threads) {
+  reader_options o;
+  o.block_size = 4096;
+  o.max_line = 128;
+  o.threads = threads;
+  o.buffers = 4;
+  o.min_threaded_block = 0;
+  o.memory = ring.memory();
+  return o;
+}
+
 TEST(RecycledBlocks, TheSecondReaderOfARunMakesNoBlocks) {
   for (std::uint32_t seed : {1u, 2u, 3u}) {
     for (unsigned threads : {1u, 4u}) {
@@ -543,13 +555,7 @@ TEST(RecycledBlocks, TheSecondReaderOfARunMakesNoBlocks) {
       counted_memory underlying;
       {
         rowscan::io::recycled_blocks ring(underlying.memory());
-        reader_options o;
-        o.block_size = 4096;
-        o.max_line = 128;
-        o.threads = threads;
-        o.buffers = 4;
-        o.min_threaded_block = 0;
-        o.memory = ring.memory();
+        reader_options o = ring_reader(ring, threads);
         std::string const first = random_lines(seed, 100000, 60, true), second = random_lines(seed + 100, 70000, 60, true);
         support::temp_input a(first), b(second);
         EXPECT_EQ(read_all(a.fd(), o).text, first);
@@ -577,14 +583,8 @@ TEST(RecycledBlocks, ANextReaderTakesTheBlocksThatTheFileNoLongerNeeds) {
       counted_memory underlying;
       {
         rowscan::io::recycled_blocks ring(underlying.memory());
-        reader_options o;
-        o.block_size = 4096;
-        o.max_line = 128;
-        o.threads = threads;
-        o.buffers = 4;
+        reader_options o = ring_reader(ring, threads);
         o.held = 2;  // the caller may hold two chunks: the ring is max(4, 2 + 2) blocks
-        o.min_threaded_block = 0;
-        o.memory = ring.memory();
         o.release_spare = release_spare;
         std::string const first = random_lines(31, 100000, 60, true), second = random_lines(32, 70000, 60, true);
         support::temp_input a(first), b(second);
