@@ -10,6 +10,7 @@
 #include "rowscan/lineitem/format.hpp"
 #include "rowscan/lineitem/worker.hpp"
 #include "rowscan/stations/format.hpp"
+#include "rowscan/stations/general_grouper.hpp"
 #include "rowscan/stations/worker.hpp"
 
 #include "support/light_mode.hpp"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -273,6 +275,62 @@ TEST(PartialMerge, MergeAllOfNoneOrOne) {
   EXPECT_EQ(answer_of(rowscan::stations::merge_all(running, one, ctx)), reference::stations_answer(a + b));
   EXPECT_EQ(answer_of(rowscan::stations::merge_all(rowscan::stations::station_table{}, one, ctx)),
             reference::stations_answer(b));
+}
+
+/// The distinct station names of measurement lines.
+std::set<std::string> names_in(std::string const& text) {
+  std::set<std::string> names;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) names.insert(line.substr(0, line.rfind(';')));
+  return names;
+}
+
+// fold_new: the lines of stations that the known table has fold into its rows, the others into a table
+// of their own; the two merged give the reference's answer for both blocks. With full keys the new table
+// holds exactly the stations the first block lacked; with 3-bit keys a key that two known names share
+// may send a known station to the new table, never a new one to the known table. Also a block of known
+// stations only, one of new stations only, and an empty known table.
+TEST(PartialMerge, FoldNewFoldsKnownStationsWhereTheyAre) {
+  rowscan::context ctx;
+  station_table_answer const answer_of{ctx};
+  for (std::uint32_t seed : {31u, 32u, 33u}) {
+    std::mt19937 rng(seed);
+    std::string const text = support::random_measurements(seed, light(3000, 300), light(12000, 1200), 40);
+    std::vector<std::string> const halves = random_split(text, 2, rng);
+    std::string const other = support::random_measurements(seed + 100, 50, 400, 40);
+    for (unsigned key_bits : {64u, 3u}) {
+      std::uint64_t const key_mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+      for (auto const& [first, second] : std::vector<std::pair<std::string, std::string>>{
+               {halves[0], halves[1]}, {halves[0], halves[0]}, {"", halves[1]}, {halves[0], other}}) {
+        SCOPED_TRACE("seed=" + std::to_string(seed) + " key_bits=" + std::to_string(key_bits) +
+                     " first=" + std::to_string(first.size()) + " second=" + std::to_string(second.size()));
+        rowscan::stations::general_grouper grouper(ctx, key_mask, false);
+        rowscan::stations::station_table known;
+        if (!first.empty()) {
+          device_block const device(first);
+          grouper.fold(device.data(), first.size(), known);
+        }
+        rowscan::stations::station_table fresh;
+        device_block const device(second);
+        grouper.fold_new(device.data(), second.size(), known, fresh);
+        EXPECT_EQ(answer_of(rowscan::stations::merge_tables(known, fresh, ctx)),
+                  reference::stations_answer(first + second));
+        std::set<std::string> const before = names_in(first);
+        std::set<std::string> expected_new;
+        for (std::string const& name : names_in(second)) {
+          if (before.count(name) == 0) expected_new.insert(name);
+        }
+        std::vector<std::string> const got = rowscan::stations::host_names_by_row(fresh);
+        std::set<std::string> const got_set(got.begin(), got.end());
+        ASSERT_EQ(got_set.size(), got.size()) << "each new station once";
+        for (std::string const& name : expected_new) EXPECT_EQ(got_set.count(name), 1u) << name;
+        if (key_bits == 64) {
+          EXPECT_EQ(got_set, expected_new);
+        }
+        EXPECT_EQ(known.size(), before.size()) << "the known table gains no rows";
+      }
+    }
+  }
 }
 
 /// Sees nothing: a worker with an observer folds by the GPU's composition on every system.

@@ -42,6 +42,15 @@ general_grouper::general_grouper(context const& ctx, std::uint64_t key_mask, boo
     : ctx_(ctx), key_mask_(key_mask), skip_invalid_(skip_invalid), observer_(observer) {}
 
 job::tally general_grouper::fold(char const* text, std::size_t size, station_table& running) {
+  return fold_pieces(text, size, nullptr, running);
+}
+
+job::tally general_grouper::fold_new(char const* text, std::size_t size, station_table& known, station_table& running) {
+  return fold_pieces(text, size, &known, running);
+}
+
+job::tally general_grouper::fold_pieces(char const* text, std::size_t size, station_table* known,
+                                        station_table& running) {
   stage_scope stage(ctx_, "general path");
   // The pieces are all cut before the first one is merged, so that running out of memory here leaves no trace.
   std::size_t const piece = std::max(size / pieces_per_block, min_piece);
@@ -60,7 +69,7 @@ job::tally general_grouper::fold(char const* text, std::size_t size, station_tab
     char const* piece_text = text + begin;
     auto split_after = [&](std::size_t middle) { return line_start_after(piece_text, middle, end - begin, ctx_); };
     auto fold_part = [&](std::size_t b, std::size_t e) {
-      job::tally t = fold_piece(piece_text + b, e - b, block);
+      job::tally t = fold_piece(piece_text + b, e - b, known, block);
       t.bytes = e - b;
       return t;
     };
@@ -75,7 +84,7 @@ job::tally general_grouper::fold(char const* text, std::size_t size, station_tab
 }
 
 // [docs:general-group]
-job::tally general_grouper::fold_piece(char const* text, std::size_t size, station_table& block) {
+job::tally general_grouper::fold_piece(char const* text, std::size_t size, station_table* known, station_table& block) {
   std::size_t const bad = parse_records(text, size, key_mask_, parsed_, ctx_);
   if (observer_ != nullptr) observer_->parsed(text, size, parsed_, ctx_);
   job::tally out;  // merged by the caller only once the piece is merged: out of memory, its halves count again
@@ -91,6 +100,18 @@ job::tally general_grouper::fold_piece(char const* text, std::size_t size, stati
   auto readings = thrust::make_transform_iterator(parsed_.tenths.begin(), reading_stats{});
   groups g = group_by_name(parsed_.keys, names, readings, ctx_);
   if (observer_ != nullptr) observer_->grouped(parsed_.keys, g, ctx_);
+  if (known != nullptr && known->size() > 0 && g.keys.size() > 0) {
+    // The stations that `known` has fold into its rows, and only the others' names are copied: at a
+    // million stations most of a block's stations are known, and copying their names was a tenth of the
+    // run (docs/stations.md, "A million stations"). known changes only once the piece has merged.
+    representative_names<record_names> const group_names{names, thrust::raw_pointer_cast(g.representative.data())};
+    known_rows const k = find_known(*known, g.keys, group_names, ctx_);
+    if (k.fresh < g.keys.size()) {
+      merge_into(block, table_from_groups(fresh_groups(g, k, ctx_), names, ctx_), ctx_);
+      fold_known_rows(*known, g.stats, k, ctx_);
+      return out;
+    }
+  }
   merge_into(block, table_from_groups(std::move(g), names, ctx_), ctx_);
   return out;
 }

@@ -104,8 +104,11 @@ void worker::release_outgrown_classes() {
 
 job::tally worker::fold_general(char const* text, std::size_t size) {
   if (!station_dictionary::over_limit(table_)) return general_.fold(text, size, table_);
+  // The block's stations that the table has fold into its rows where they are, so only the new ones' names
+  // are copied and only they wait for a join: each join then sorts and groups those alone, and joins come
+  // once the new stations number half the table (docs/stations.md, "A million stations").
   station_table block;
-  job::tally t = general_.fold(text, size, block);
+  job::tally t = general_.fold_new(text, size, table_, block);
   pending_lines_ += t.lines;
   if (block.size() > 0) {
     pending_rows_ += block.size();
