@@ -3,18 +3,21 @@
 // read in random block sizes and taken by random sets of lanes (host-like lanes that fold one block in
 // place, GPU-like lanes that copy the ready blocks filling a slot and fold them as one text), some of
 // them joining while the blocks are pushed, must give the tally of one scalar walk over the text: its
-// bytes, lines, skipped lines and first bad line. Lines that start with '!' are bad. The same for two
-// runs sharing the queue (job::shared_run), and the ring memory that GPUs lock (job::lockable_memory).
+// bytes, lines, skipped lines and first bad line. Lines that start with '!' are bad. The same for the
+// driver's run (job::run_blocks) with a group of lanes joining it, and the ring memory that GPUs lock
+// (job::lockable_memory).
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/job/block_queue.hpp"
 #include "rowscan/job/lockable_memory.hpp"
-#include "rowscan/job/shared_run.hpp"
+#include "rowscan/job/run_blocks.hpp"
 
 #include "support/temp_input.hpp"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
+#include <optional>
 #include <chrono>
 #include <memory>
 #include <random>
@@ -22,6 +25,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -373,63 +377,127 @@ TEST(BlockQueue, AGpuBatchHoldsSeveralInputsAndEachKeepsItsOwnTally) {
   EXPECT_GT(mixed.load(), 0u) << "no batch held more than one input";
 }
 
-/// Two runs on one queue as --devices cpu+gpu makes them (rowscan/inputs/hand_over.hpp): the first to
-/// claim drives, reading the text into its queue with its workers; the second joins once `after`
-/// blocks were pushed, with the driver holding there until it has. The driver's tally.
-tally shared_fold(std::string const& text, std::size_t block_size, std::size_t after, lane_maker const& driver_lane,
-                  lane_maker const& joiner_lane, std::size_t& joiner_workers) {
+/// A scalar worker, for the driver's error of a line longer than the carried line.
+class scalar_worker final : public rowscan::job::block_worker {
+ public:
+  tally fold(char const* text, std::size_t size) override { return scalar_fold(text, size, false); }
+  bad_line overlong_line(std::string_view prefix) const override { return {0, prefix.size(), "line too long"}; }
+};
+
+/// Lanes lent to a run as an engine lends its workers (rowscan/job/run_blocks.hpp), in plain memory.
+class scalar_group final : public rowscan::job::lane_group {
+ public:
+  scalar_group(std::vector<lane_maker> lanes, bool gpu, std::size_t block_size)
+      : lanes_(std::move(lanes)), gpu_(gpu), layout_{block_size, 64, 0} {}
+  bool on_gpu() const override { return gpu_; }
+  rowscan::job::block_layout const& layout() const override { return layout_; }
+  std::size_t chunk_size() const override { return layout_.block_size; }
+  std::size_t workers() const override { return lanes_.size(); }
+  std::vector<lane_maker> lanes(rowscan::job::fold_place const&) const override { return lanes_; }
+  rowscan::job::block_worker const& first_worker() const override { return worker_; }
+  rowscan::io::block_memory ring_memory() const override { return rowscan::io::plain_block_memory(); }
+  std::size_t memory_in_use() const override { return 0; }
+  std::size_t pool_peak_bytes() const override { return 0; }
+  char const* hand_over_stage() const override { return "waiting for a worker"; }
+  bool holds_copy(int) const override { return false; }
+  bool fold_copy(int, std::string const&, rowscan::job::job_options const&, rowscan::job::block_layout const&,
+                 rowscan::job::run_report&) const override {
+    return false;
+  }
+
+ private:
+  std::vector<lane_maker> lanes_;
+  bool gpu_;
+  rowscan::job::block_layout layout_;
+  scalar_worker worker_;
+};
+
+/// What one run of the driver over `text` gave: its report, or the error that ended it.
+struct driven {
+  rowscan::job::run_report report;
+  std::optional<rowscan::input_error> stop;
+  std::string other_error;
+};
+
+/// One run of the driver (compiled once: run_blocks) over `text` in blocks of block_size: the host-like
+/// group's lanes from the first block, and `joining`'s group (made by make_joiner on the run's thread)
+/// joining once it is made, with the driver holding at block `after` until it has.
+driven driven_run(std::string const& text, std::size_t block_size, bool skip, scalar_group const& first,
+                  std::function<scalar_group const&()> make_joiner, std::size_t after, double* joined_at = nullptr) {
   support::temp_input const input(text);
-  rowscan::job::shared_run shared(8);
-  shared.hold_at(after);
-  tally out;
-  std::thread driver([&] {
-    EXPECT_TRUE(shared.claim_driver());
-    rowscan::io::reader_options reading = reading_of(block_size, 1 + 1 + shared.joiner_blocks());
-    reading.memory = shared.ring_memory().memory();
-    {
-      rowscan::io::chunked_reader reader(input.fd(), "text", reading);
-      std::string const label = "text";
-      rowscan::job::block_queue queue(reading.held - 1, std::chrono::steady_clock::now());
-      queue.join({driver_lane});
-      shared.open(queue);
-      shared.reading(label);
-      queue.begin_input(reader, 0, label);
-      rowscan::io::text_chunk block{};
-      while (!queue.stopped() && reader.next(block)) {
-        queue.push(block);
-        shared.pushed_one();
-      }
-      queue.end_input();
-      shared.close();
-      out = only_input(queue.finish());
-      joiner_workers = queue.shares().size() - 1;
-    }
-    shared.end();
-  });
-  shared.wait_for_blocks(after);
-  EXPECT_FALSE(shared.claim_driver()) << "the second run joins";
-  shared.join_and_wait({joiner_lane});
-  driver.join();
+  rowscan::job::single_input one(input.fd(), "text", UINT64_MAX);
+  rowscan::job::job_options options;
+  options.skip_invalid = skip;
+  options.reader_threads = 1;
+  rowscan::job::joining_group joining;
+  joining.make = [&]() -> rowscan::job::lane_group const& { return make_joiner(); };
+  joining.blocks = 8;
+  joining.join_after_blocks = after;
+  driven out;
+  out.report.chunk_size = block_size;
+  try {
+    rowscan::job::run_blocks(one, options, first, out.report, &joining);
+  } catch (rowscan::input_error const& e) {
+    out.stop = e;
+  } catch (std::exception const& e) {
+    out.other_error = e.what();
+  }
+  if (joined_at != nullptr) *joined_at = joining.joined_at;
   return out;
 }
 
-TEST(SharedRun, AJoinerTakesPartFromTheBlockItJoinsAtAndTheTallyIsOneRuns) {
-  for (unsigned seed = 1; seed <= 20; ++seed) {
+void expect_run_is_scalar_fold(driven const& got, std::string const& text, bool skip, std::string const& where) {
+  tally const want = scalar_fold(text.data(), text.size(), skip);
+  ASSERT_EQ(got.stop.has_value(), want.stop.has_value()) << where << (got.stop ? got.stop->what() : "");
+  if (want.stop) {
+    EXPECT_EQ(got.stop->line(), want.stop->line + 1) << where;
+    EXPECT_EQ(got.stop->byte_offset(), want.stop->byte) << where;
+    return;
+  }
+  EXPECT_EQ(got.report.bytes, want.bytes) << where;
+  EXPECT_EQ(got.report.lines, want.lines) << where;
+  EXPECT_EQ(got.report.skipped.count(), want.skipped) << where;
+}
+
+// --devices cpu+gpu's run (rowscan/inputs/hand_over.hpp): host lanes from the first block, and a GPU's group,
+// made on a thread of the run's, joining the same queue from where it is. Whatever block it joins at, the
+// run's tally is one scalar walk's, and the joiner is one of the queue's workers.
+TEST(RunBlocks, AJoiningGroupTakesPartFromWhereTheQueueIsAndTheTallyIsOneRuns) {
+  for (unsigned seed = 1; seed <= 24; ++seed) {
     std::mt19937 random(seed);
     bool const skip = seed % 2 == 0;
     std::string const text = random_text(random, 500 + random() % 2000, skip ? 9 : 300);
     std::size_t const block_size = 64 + random() % 512;
-    std::size_t const after = 1 + random() % 8;
-    std::size_t joiners = 0;
-    tally const got = shared_fold(text, block_size, after, maker(false, skip, 0), maker(true, skip, block_size * 4), joiners);
-    std::string const where = "seed " + std::to_string(seed) + ", block " + std::to_string(block_size) + ", joining after " +
-                              std::to_string(after);
-    expect_same(got, scalar_fold(text.data(), text.size(), skip), where);
-    // A strict run may stop at a bad line before block `after`, and then nobody joins; a run that
-    // skips bad lines reaches it whenever the text has that many blocks.
-    if (skip && text.size() > after * (block_size + 64)) {
-      EXPECT_EQ(joiners, 1u) << where << ": the joiner is one of the queue's workers";
+    std::size_t const after = random() % 8;  // 0: no hold, it joins whenever it is made
+    scalar_group const host({maker(false, skip, 0)}, false, block_size);
+    scalar_group const gpu({maker(true, skip, block_size * 4)}, true, block_size);
+    double joined_at = -1;
+    driven const got = driven_run(text, block_size, skip, host, [&]() -> scalar_group const& { return gpu; }, after, &joined_at);
+    std::string const where = "seed " + std::to_string(seed) + ", block " + std::to_string(block_size) +
+                              ", joining after " + std::to_string(after) + ", skip " + std::to_string(skip);
+    EXPECT_EQ(got.other_error, "") << where;
+    expect_run_is_scalar_fold(got, text, skip, where);
+    // A strict run may stop at a bad line before block `after`; a run that skips bad lines reaches it
+    // whenever the text has that many blocks, and the joiner is then one of the workers.
+    if (skip && after != 0 && text.size() > after * (block_size + 64)) {
+      EXPECT_GE(joined_at, 0) << where << ": the group joined";
+      EXPECT_EQ(got.report.shares.size(), 2u) << where << ": the joiner is one of the queue's workers";
     }
+  }
+}
+
+// A GPU that cannot start: the host's lanes fold the whole input alone, and the run then throws why.
+TEST(RunBlocks, AGroupThatCannotBeMadeLeavesTheRunToTheFirstAndItsErrorComesAfter) {
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    std::mt19937 random(seed);
+    std::string const text = random_text(random, 300 + random() % 500, 0);
+    std::size_t const block_size = 64 + random() % 256;
+    scalar_group const host({maker(false, false, 0), maker(false, false, 0)}, false, block_size);
+    auto const cannot = []() -> scalar_group const& { throw std::runtime_error("no usable GPU"); };
+    driven const got = driven_run(text, block_size, false, host, cannot, random() % 4);
+    std::string const where = "seed " + std::to_string(seed);
+    EXPECT_EQ(got.other_error, "no usable GPU") << where;
+    EXPECT_EQ(got.report.bytes, text.size()) << where << ": every input reported before the error";
   }
 }
 

@@ -10,9 +10,9 @@
 //
 // An engine names no workload: a workload's entry (rowscan/workload.hpp) runs its job on the system of the
 // engine chosen. Both engines take the same inputs (job::input_sequence) and options and give the same
-// answers, byte for byte; only where their workers run differs. Each engine runs the job driver over its
-// inputs, with its own workers; several engines may run at once on threads of one process, sharing one
-// queue of blocks (rowscan/inputs/hand_over.hpp, rowscan/job/shared_run.hpp).
+// answers, byte for byte; only where their workers run differs. An engine lends a run its workers
+// (rowscan/job/lent_group.hpp); the job driver, compiled once, reads the inputs into one queue, and one run
+// may hold the workers of several engines (rowscan/inputs/hand_over.hpp).
 #pragma once
 
 #include <optional>

@@ -9,6 +9,7 @@
 #include "rowscan/io/byte_range.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/engine.hpp"
+#include "rowscan/job/lent_group.hpp"
 #include "rowscan/job/run_report.hpp"
 #include "rowscan/wire.hpp"
 
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <new>
 #include <optional>
 #include <vector>
@@ -34,6 +36,8 @@ struct workload {
   engine const* on;  ///< the engine that folds the inputs
   /// The job over several inputs, in turn, with the same workers (job::input_sequence).
   Summary (*run)(engine const& on, job::input_sequence& inputs, Options const& options);
+  /// An engine's workers lent to a run (the host's beside a GPU's: hand_over.hpp).
+  std::unique_ptr<job::lent_group<Summary>> (*lend)(engine const& on, Options const& options);
   Summary (*merge)(Summary, Summary const&);
   Summary empty;  ///< the answer of no input: the merge's identity
   void (*encode)(wire_writer& out, Summary const& answer);  ///< the answer as bytes between MPI ranks

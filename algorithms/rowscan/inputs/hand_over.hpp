@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/inputs/hand_over.hpp: every processor on one queue (--devices cpu+gpu). The host's workers start
-// on the input at once, while the GPUs start; when their contexts are made the GPUs' workers join the
-// same queue (job::shared_run) and every worker takes the next blocks whenever it is free, to the end.
+// rowscan/inputs/hand_over.hpp: every processor on one queue (--devices cpu+gpu). One run of the job driver
+// reads the share's pieces: the host's workers are lent to it at once, and fold while the GPUs start; when
+// their contexts are made, on a thread of the run's, the GPUs' workers join the same queue
+// (job::joining_group), and every worker takes the next blocks whenever it is free, to the end.
 //
-//   host engine's run (a thread of its own) --drives--> reads the share's pieces in input order, one queue
-//   GPU engine's run (this thread, once get_ready returns) --joins--> its workers take from that queue
-//   then: the two runs' answers merged (the merge is commutative); the tally is the driver's, in input order
+//   host engine's workers (lent: job/lent_group.hpp) --one run, this thread--> reads the pieces in input order
+//   GPU engine's workers (made on the run's joining thread, once get_ready returns) --join--> the same queue
+//   then: the two groups' answers merged (the merge is commutative); the tally is the run's, in input order
 //
 // So the answer, every error position and --skip-invalid's report are those of one run, whatever the
 // split; a test forces a split by making the GPU join only after K blocks (--gpu-joins-after).
@@ -16,15 +17,15 @@
 #include "rowscan/inputs/sources.hpp"
 #include "rowscan/inputs/outcome.hpp"
 
-#include "rowscan/job/shared_run.hpp"
+#include "rowscan/job/lent_group.hpp"
+#include "rowscan/job/run_blocks.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace rowscan::inputs {
@@ -42,56 +43,43 @@ struct hand_over {
 
 /// Folds a share's pieces with the host's workers and the taker's on one queue (the diagram above):
 /// `tally` gets the merged tally of the pieces in input order, up to the first that ends the run; the
-/// answer is the merge of both runs' answers, with a stage saying when the taker joined.
+/// answer is the merge of both groups' answers, with a stage saying when the taker joined.
 template <class Summary, class Options>
 Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<input_piece> const& share,
                           Options const& options, workload<Summary, Options> const& work, hand_over const& how,
                           job::tally& tally) {
-  auto const start = std::chrono::steady_clock::now();
+  claimed_pieces pieces(sources, share);
+  Options host_options = options;
+  host_options.workers = std::max(1u, how.host_workers);
+  host_options.gpus.clear();
+  std::unique_ptr<job::lent_group<Summary>> const host = work.lend(*how.host, host_options);
+
+  std::unique_ptr<job::lent_group<Summary>> taker;  // made on the run's joining thread, let go here
+  job::joining_group joining;
+  joining.make = [&]() -> job::lane_group const& {
+    if (how.get_ready) how.get_ready();  // the GPUs' contexts: the start-up the host's workers hide
+    taker = work.lend(*work.on, options);
+    return *taker;
+  };
   // A GPU that joins takes the ready blocks filling its device slot (64 MiB: 16 of the host's 4 MiB blocks)
   // and holds them until their copy lands, while it gathers the next slot's.
   std::size_t constexpr blocks_a_gpu_holds = 32;
-  job::shared_run shared(work.on->on_gpu() ? blocks_a_gpu_holds : 0);
-  shared.hold_at(how.join_after_blocks);  // a forced split: the driver waits there for the taker to join
-  claimed_pieces pieces(sources, share);  // read only by the run that drives
+  joining.blocks = work.on->on_gpu() ? blocks_a_gpu_holds : 0;
+  joining.join_after_blocks = how.join_after_blocks;  // a forced split: the driver waits there for the taker
 
-  Options host_options = options;
-  host_options.shared = &shared;
-  host_options.workers = std::max(1u, how.host_workers);
-  host_options.gpus.clear();
-  Summary host_answer = work.empty;
-  std::exception_ptr host_thrown;
-  std::thread host([&] {
-    try {
-      host_answer = work.on_engine(*how.host).summarize_each(pieces, host_options);
-    } catch (...) {
-      host_thrown = std::current_exception();
-    }
-  });
-
-  Summary taker_answer = work.empty;
-  std::exception_ptr taker_thrown;
-  double joined_at = 0;
+  std::string label;
   try {
-    if (how.get_ready) how.get_ready();
-    shared.wait_for_blocks(how.join_after_blocks);
-    joined_at = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    Options taker_options = options;
-    taker_options.shared = &shared;
-    taker_answer = work.summarize_each(pieces, taker_options);
+    label = job::run_blocks(pieces, host_options, *host, host->report(), &joining);
   } catch (...) {
-    taker_thrown = std::current_exception();  // the host's workers go on alone, and this is said after
-    shared.no_more_joiners();
-  }
-  host.join();
-
-  // The run that drove threw the error that ended it: a piece's, kept in its tally, or the run's own.
-  for (std::exception_ptr const& thrown : {host_thrown, taker_thrown}) {
-    if (thrown && !pieces.failed(thrown)) std::rethrow_exception(thrown);
+    // A piece's error is kept in its tally, and the run's answer is not wanted; any other is the run's.
+    if (!pieces.failed(std::current_exception())) throw;
+    tally = pieces.merged();
+    return work.empty;
   }
   tally = pieces.merged();
-  Summary answer = work.merge(std::move(host_answer), taker_answer);
-  answer.times.add("taker joined at", joined_at);
+  Summary answer = host->answer(label);
+  if (taker) answer = work.merge(std::move(answer), taker->answer(label));
+  if (joining.joined_at >= 0) answer.times.add("taker joined at", joining.joined_at);
   return answer;
 }
 

@@ -12,7 +12,7 @@ namespace rowscan::inputs {
 /// The entry W on engine `on`, for a job with `options` (the answer of no input may depend on them).
 template <class W>
 workload<typename W::partial, typename W::options> workload_of(engine const& on, typename W::options const& options) {
-  return {&on, &W::run, &W::merge, W::empty(options), &W::encode, &W::decode};
+  return {&on, &W::run, &W::lend, &W::merge, W::empty(options), &W::encode, &W::decode};
 }
 
 }  // namespace rowscan::inputs

@@ -38,7 +38,7 @@ std::optional<device_choice> parse_device_choice(std::string_view text);
 constexpr std::uint64_t host_bytes_per_worker_while_a_gpu_starts = std::uint64_t{64} << 20;
 
 /// From this many cores, host workers leave one core to the driver's thread when nothing names their
-/// count. That thread maps each block's window and hands it to a worker (job::run_blocks_each); with a
+/// count. That thread maps each block's window and hands it to a worker (job::run_blocks); with a
 /// worker on every core it waits for a core each time it wakes, and the workers wait for it. From 16
 /// cores on a spared core measured faster; below, a worker is a larger share of the machine than the
 /// driver's waits cost (docs/performance.md, "A core for the driver's thread";

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/job/driver.hpp: one chunked-job driver for every workload, compiled for each Thrust system
-// (rowscan/system.hpp); what it is given and reports is rowscan/job/run_report.hpp, compiled once.
+// rowscan/job/driver.hpp: the job driver's side on one Thrust system (rowscan/system.hpp): the devices and
+// contexts a run's workers use, and the lanes a block reaches them through; the driver itself is compiled
+// once (rowscan/job/run_blocks.hpp), and what it is given and reports is rowscan/job/run_report.hpp.
 //
-//   inputs, one after another --chunked_reader each--> blocks of whole lines (pinned host memory under CUDA)
-//         --block_queue (compiled once: job/block_queue.hpp)--> one queue for the whole list, taken by
+//   run_blocks (compiled once) --block_queue--> a lane of this system's group (system_lanes):
 //   CUDA:  a GPU worker's lane: the ready blocks that fill a device slot, copied while the other slot is folded
-//   host:  a host worker's lane: one block, folded where it lies
-//          --block_worker.fold(text)--> the worker's partial answer + the text's tally
-//   then:  merge(tally, tally) in input order--> each input's lines, skipped lines, the first error, located in it
+//   host:  a host worker's lane: one block, folded where it lies (a copy of it where a GPU may join)
+//          --block_worker.fold(text)--> the worker's partial answer + the text's tally (in halves if memory runs out)
 //
 // A workload supplies its block composition (a block_worker), its partial answer with its merge,
-// and its formatting; the driver owns everything about how the input is cut, moved and retried: the
-// chunk-size limits, the carried line and the error for a longer one, out-of-memory retry in halves,
-// error positions (file, line, byte), --skip-invalid's record, stage times and progress.
+// and its formatting (rowscan/job/lent_workers.hpp lends its workers to a run); the driver owns how the
+// input is cut and moved, this side how a block is folded on the system and retried in halves.
 #pragma once
 
 #include "rowscan/io/chunked_reader.hpp"
+#include "rowscan/job/block_queue.hpp"
 #include "rowscan/job/block_worker.hpp"
+#include "rowscan/job/run_blocks.hpp"
 #include "rowscan/job/run_report.hpp"
 #include "rowscan/system.hpp"
 
@@ -85,23 +85,69 @@ std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& li
 /// device's context), with the options' allocation limit, observed by report.times under --stats.
 context start_context(job_options const& options, run_report& report);
 
-/// Reads each input of `inputs` in turn to its end in blocks, one reader an input, into one queue whose
-/// workers (one under CUDA for each GPU; on the host systems several, each folding on a thread of its
-/// own) are started once for the whole list: an input is read while the blocks of those before it are
-/// still being folded (the next input is opened, and its reader started, once the reader before it has
-/// given its last block: inputs.next() is asked before the input before is done), and each input is
-/// reported to inputs.done, in input order, once every block of it is folded (bytes, lines, blocks,
-/// skipped lines). `report` gets them added up (job::add_report), its
-/// skipped lines the last input's, and the run's worker shares (the chunk size must be set). With several
-/// workers, report.times adds up the time of every worker. options.progress hears the bytes of the whole
-/// sequence so far. The readers' rings are page-locked under CUDA, unless the run is shared
-/// (options.shared: its ring's memory), and kept from one input for the next (io/recycled_blocks.hpp).
-/// Returns the last input's label (for errors after the run). Throws, the first in input order:
-/// rowscan::input_error at the first bad line (with skip_invalid: at a line too long to skip), located
-/// in its input; rowscan::device_error when a block's halves run out of device memory too; what opening
-/// or reading an input threw. The input that threw is the one after the last reported to inputs.done.
-std::string run_blocks_each(input_sequence& inputs, job_options const& options, block_layout const& layout,
-                            std::vector<worker_slot> const& workers, run_report& report);
+/// A lane for each worker (a GPU's, or a host worker's), made on the worker's thread with its GPU current
+/// (the GPU current now, for a worker without one of its own).
+std::vector<lane_maker> lanes_for(std::vector<worker_slot> const& workers, fold_place const& place);
+
+/// Whether this system's workers are GPUs.
+bool folds_on_gpu();
+
+/// This system's memory in use now, by every process (device memory under CUDA).
+std::size_t memory_in_use();
+
+/// This system's readers' memory: page-locked under CUDA (copies from it run at the link's speed), plain on the host.
+io::block_memory reader_memory();
+
+/// Whether a session keeps a copy of the memory file on fd in this system's device memory, and the run of
+/// one input over it (resident_device.hpp: kept_on_device, run_resident; declared here for system_lanes).
+bool holds_device_copy(int fd);
+bool run_on_device_copy(int fd, std::string const& label, job_options const& options, block_layout const& layout,
+                        std::vector<worker_slot> const& workers, run_report& report);
+
+/// The --stats stage of handing a block over on this system ("copy to device", "waiting for a worker").
+char const* hand_over_stage_name();
+
+/// This system's workers as a lane group of a run (rowscan/job/run_blocks.hpp), Group being job::lane_group
+/// or a type made from it (lent_workers.hpp's lent_group). lend() says which workers, before the run.
+template <class Group>
+class system_lanes : public Group {
+ public:
+  /// The workers (which outlive this), how the workload cuts the input for them, and the run's chunk size.
+  void lend(std::vector<worker_slot> const& workers, block_layout const& layout, std::size_t chunk_size) {
+    workers_ = &workers;
+    layout_ = layout;
+    chunk_size_ = chunk_size;
+  }
+
+  bool on_gpu() const override { return folds_on_gpu(); }
+  block_layout const& layout() const override { return layout_; }
+  std::size_t chunk_size() const override { return chunk_size_; }
+  std::size_t workers() const override { return workers_->size(); }
+  std::vector<lane_maker> lanes(fold_place const& place) const override { return lanes_for(*workers_, place); }
+  block_worker const& first_worker() const override { return *workers_->front().worker; }
+  io::block_memory ring_memory() const override { return reader_memory(); }
+  std::size_t memory_in_use() const override { return job::memory_in_use(); }
+  std::size_t pool_peak_bytes() const override;
+  char const* hand_over_stage() const override { return hand_over_stage_name(); }
+  bool holds_copy(int fd) const override { return holds_device_copy(fd); }
+  bool fold_copy(int fd, std::string const& label, job_options const& options, block_layout const& layout,
+                 run_report& report) const override {
+    return run_on_device_copy(fd, label, options, layout, *workers_, report);
+  }
+
+ private:
+  std::vector<worker_slot> const* workers_ = nullptr;
+  block_layout layout_{};
+  std::size_t chunk_size_ = 0;
+};
+
+/// The largest memory the first worker's pool held at once.
+std::size_t pool_peak_bytes(worker_slot const& slot);
+
+template <class Group>
+std::size_t system_lanes<Group>::pool_peak_bytes() const {
+  return job::pool_peak_bytes(workers_->front());
+}
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::job

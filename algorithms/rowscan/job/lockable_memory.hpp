@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/job/lockable_memory.hpp: a reader's ring in plain host memory that GPUs page-lock once they are
-// ready. A run shared by host workers and GPUs (shared_run.hpp) starts reading before any GPU has a
+// ready. A run of host workers that a GPU joins (run_blocks.hpp, joining_group) starts reading before the GPU has a
 // context, and page-locked memory needs one; yet a GPU copies plain memory at a fraction of the link's
 // rate and locked memory at the link's (docs/performance.md, "The floors"). So the ring is plain, every block of it is
 // recorded, and a GPU worker locks the blocks not yet locked before each copy: a few milliseconds a run, once a block

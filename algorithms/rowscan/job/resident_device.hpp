@@ -4,7 +4,7 @@
 //
 //   session's cache: a file -keep_on_device-> a copy in the GPU's memory and an index of its line ends, keyed
 //   by the inode of the memory file that the session's runs read in the file's place (holding only its first bytes)
-//   run_blocks_each(an input on that memory file) -run_resident-> the copy cut into blocks at line ends -> the workers
+//   run_blocks(an input on that memory file) -run_resident-> the copy cut into blocks at line ends -> the workers
 //   fold them on threads of their own (fold_block) -> their tallies merged in input order -> the report
 //
 // Nothing is read and nothing is copied to the device in such a run: what the GPU does is the fold alone.
@@ -41,7 +41,7 @@ void drop_from_device(int fd);
 /// input order, the same errors and report, the blocks folded where they lie. False when fd has no copy, or
 /// the run cannot fold it there (a shared run, quoted records, a line that may be longer than the workload
 /// carries, a worker on another GPU, a block with no line end): the memory file then holds every byte of the
-/// copy, and run_blocks_each reads fd.
+/// copy, and run_blocks reads fd.
 bool run_resident(int fd, std::string const& label, job_options const& options, block_layout const& layout,
                   std::vector<worker_slot> const& workers, run_report& report);
 

@@ -22,6 +22,7 @@
 #include "rowscan/job/run_report.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ class lane_group {
 
   /// Whether the lanes fold on a GPU (their text is copied to device memory), or on the host's cores.
   virtual bool on_gpu() const = 0;
+  /// How the workload cuts the input for these workers (the run's, when this group drives it).
+  virtual block_layout const& layout() const = 0;
+  /// The run's chunk size, for the advice of an out-of-memory error.
+  virtual std::size_t chunk_size() const = 0;
   /// The group's workers: one lane each.
   virtual std::size_t workers() const = 0;
   /// A maker for each worker's lane (run on the worker's thread); `place` outlives the lanes.
@@ -66,22 +71,41 @@ class lane_group {
                          run_report& report) const = 0;
 };
 
+/// A lane group that joins a run once it is made: a GPU, whose context takes hundreds of milliseconds to
+/// make, joins the host's workers, which fold from the run's first block (docs/performance.md, "Every
+/// processor on one queue"). It takes the blocks from where the queue is when it joins, and its batches
+/// span the first group's blocks.
+struct joining_group {
+  /// Makes the group, on a thread of the run's own; the caller owns it, and keeps it past the run. What it
+  /// throws does not stop the run (the first group goes on alone): run_blocks throws it afterwards.
+  std::function<lane_group const&()> make;
+  /// Ring blocks it holds beyond the first group's workers (a GPU holds the ready blocks that fill its slot
+  /// until their copy lands).
+  std::size_t blocks = 0;
+  /// Testing (--gpu-joins-after K): the driver holds after its K-th block until the group has joined (or
+  /// failed), so that it takes part whatever the timing; 0: no hold.
+  std::size_t join_after_blocks = 0;
+  /// Set by the run: seconds from its start to the join; negative if the group did not join.
+  double joined_at = -1;
+};
+
 /// Reads each input of `inputs` in turn to its end in blocks, one reader an input, into one queue whose
-/// workers (the group's lanes) are started once for the whole list: an input is read while the blocks of
-/// those before it are still being folded (the next input is opened, and its reader started, once the
-/// reader before it has given its last block: inputs.next() is asked before the input before is done), and
-/// each input is reported to inputs.done, in input order, once every block of it is folded (bytes, lines,
-/// blocks, skipped lines). `report` gets them added up (job::add_report), its skipped lines the last
-/// input's, and the run's worker shares (the chunk size must be set). With several workers, report.times
-/// adds up the time of every worker. options.progress hears the bytes of the whole sequence so far. The
-/// readers' rings are the group's ring memory (page-locked for a GPU), unless the run is shared
-/// (options.shared: its ring's memory), and kept from one input for the next (io/recycled_blocks.hpp).
-/// A shared run that another engine's run drives lends the group's lanes to that run's queue instead
-/// (shared_run.hpp). Returns the last input's label (for errors after the run). Throws, the first in input
-/// order: rowscan::input_error at the first bad line (with skip_invalid: at a line too long to skip),
-/// located in its input; rowscan::device_error when a block's halves run out of memory too; what opening or
-/// reading an input threw. The input that threw is the one after the last reported to inputs.done.
-std::string run_blocks(input_sequence& inputs, job_options const& options, block_layout const& layout,
-                       lane_group const& group, run_report& report);
+/// workers (the group's lanes, and `joining`'s once it is made) are started once for the whole list: an
+/// input is read while the blocks of those before it are still being folded (the next input is opened,
+/// and its reader started, once the reader before it has given its last block: inputs.next() is asked
+/// before the input before is done), and each input is reported to inputs.done, in input order, once every
+/// block of it is folded (bytes, lines, blocks, skipped lines). The blocks are cut as group.layout() says.
+/// `report` gets them added up (job::add_report), its skipped lines the last input's, and the run's worker
+/// shares, every group's (the chunk size must be set). With several workers, report.times adds up the
+/// time of every worker. options.progress hears the bytes of the whole sequence so far. The readers'
+/// rings are the group's ring memory (page-locked for a GPU), plain memory that a joining GPU locks block by
+/// block (lockable_memory.hpp) when a group may join, and kept from one input for the next
+/// (io/recycled_blocks.hpp). Returns the last input's label (for errors after the run). Throws, the first
+/// in input order: rowscan::input_error at the first bad line (with skip_invalid: at a line too long to
+/// skip), located in its input; rowscan::device_error when a block's halves run out of memory too; what
+/// opening or reading an input threw; then what making the joining group threw. The input that threw is
+/// the one after the last reported to inputs.done.
+std::string run_blocks(input_sequence& inputs, job_options const& options, lane_group const& group, run_report& report,
+                       joining_group* joining = nullptr);
 
 }  // namespace rowscan::job

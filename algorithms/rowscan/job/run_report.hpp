@@ -15,8 +15,6 @@
 
 namespace rowscan::job {
 
-class shared_run;
-
 /// The largest chunk of any workload: positions inside a block are 32-bit.
 constexpr std::size_t max_chunk_size = std::size_t{1} << 31;
 
@@ -43,9 +41,10 @@ struct job_options {
   /// Read at most this many bytes of a regular file, from the descriptor's position: one byte range
   /// of a file (scale-out: a rank's share, app/inputs.hpp). The default reads to the end.
   std::uint64_t max_input_bytes = UINT64_MAX;
-  /// A run shared with another engine's workers (shared_run.hpp): the first run to start reads the
-  /// inputs, a later one adds its workers to the same queue. Null: a run of its own.
-  shared_run* shared = nullptr;
+  /// The run's queue also has another engine's lanes (a GPU joining host workers: run_blocks.hpp's
+  /// joining_group); set by the driver for what it asks of a group (a session's copy kept on one GPU is
+  /// then read, not folded where it lies).
+  bool shares_queue = false;
 };
 
 /// A workload's chunk-size rules.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // rowscan/job/worker_set.hpp: a workload's workers for one run, one per processor, each with a context
-// of its own (under CUDA, on its own GPU: worker_devices); what run_blocks_each is given, and where the
+// of its own (under CUDA, on its own GPU: worker_devices); what a run is lent (lent_workers.hpp), and where the
 // workload takes the partial answers from.
 #pragma once
 

@@ -7,10 +7,12 @@
 #pragma once
 
 #include "rowscan/job/driver.hpp"
+#include "rowscan/job/lent_group.hpp"
 #include "rowscan/stations/summary.hpp"
 #include "rowscan/system.hpp"
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,10 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
 /// summarize over each input of `inputs` in turn with the same workers: one answer for all of them,
 /// each input's report given to inputs.done (how one run folds a share's pieces).
 summary summarize_each(job::input_sequence& inputs, summarize_options const& options);
+
+/// This system's workers for a run of the job, lent to it (rowscan/job/lent_group.hpp): summarize_each is
+/// run_lent over them; a run of several engines holds the groups of each (rowscan/inputs/hand_over.hpp).
+std::unique_ptr<job::lent_group<summary>> lend(summarize_options const& options);
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -9,6 +9,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/group/worker.hpp"
 #include "rowscan/job/stage_names.hpp"
+#include "rowscan/job/lent_workers.hpp"
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/read_back.hpp"
 
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace rowscan::group {
@@ -66,23 +68,30 @@ std::size_t default_chunk_size() {
   return job::preferred_chunk_size(std::size_t{64} << 20, std::size_t{4} << 20);
 }
 
-summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
+std::unique_ptr<job::lent_group<summary>> lend(summarize_options const& options) {
   ROWSCAN_EXPECTS(!options.format.keys.empty() && !options.format.values.empty(),
                   "group needs a key and a value column");
   summary out;
   out.times = job::stage_times(stage_names());
   out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
-  std::size_t const carried = std::min(out.chunk_size, max_carried_record);
-  job::worker_set<worker> workers(options, out, [&](context const& ctx) {
-    return worker(ctx, {options.format, key_mask(options.key_bits), carried, options.skip_invalid});
-  });
-  job::block_layout layout{out.chunk_size, carried, key_padding_bytes, options.format.quote};
-  job::run_blocks_each(inputs, options, layout, workers.slots(), out);
   out.scales.assign(options.format.values.size(),
                     options.format.scale >= 0 ? static_cast<unsigned>(options.format.scale) : 0u);
-  summary answer = answer_of(workers, std::move(out));
-  job::timeline_mark("answer merged");
-  return answer;
+  std::size_t const carried = std::min(out.chunk_size, max_carried_record);
+  job::block_layout const layout{out.chunk_size, carried, key_padding_bytes, options.format.quote};
+  return job::lend_workers<worker>(
+      options, std::move(out), layout,
+      [&](context const& ctx) {
+        return worker(ctx, {options.format, key_mask(options.key_bits), carried, options.skip_invalid});
+      },
+      [](job::worker_set<worker>& workers, summary report, std::string const&) {
+        summary answer = answer_of(workers, std::move(report));
+        job::timeline_mark("answer merged");
+        return answer;
+      });
+}
+
+summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
+  return job::run_lent(inputs, options, *lend(options));  // the workers go after the answer: their memory freed
 }
 
 explained_group explain(std::string const& text, std::string const& label, summarize_options const& options) {
@@ -190,8 +199,8 @@ ROWSCAN_SYSTEM_END
 
 // The `group` entry's points on this file's system (rowscan/workload.hpp).
 template <>
-auto rowscan::group::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
-  return group::summarize_each(inputs, o);
+auto rowscan::group::workload::lend(this_system, options const& o) -> lent {
+  return group::lend(o);
 }
 
 template <>

@@ -45,11 +45,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// Device memory in use now (all processes): the difference at the end is what this run holds.
-std::size_t device_bytes_in_use() {
-  memory_info const m = device_memory_info();
-  return m.total_bytes - m.free_bytes;
-}
 
 }  // namespace
 
@@ -185,8 +180,8 @@ class host_lane final : public block_lane {
 };
 #endif
 
-/// The queue's lanes for these workers: each made on its worker's thread with the worker's GPU current
-/// (the GPU current now, for a worker without one of its own).
+}  // namespace
+
 std::vector<lane_maker> lanes_for(std::vector<worker_slot> const& workers, fold_place const& place) {
   int const current = current_device();
   std::vector<lane_maker> lanes;
@@ -203,30 +198,6 @@ std::vector<lane_maker> lanes_for(std::vector<worker_slot> const& workers, fold_
   return lanes;
 }
 
-/// This system's workers, lent to the driver as one lane group (rowscan/job/run_blocks.hpp).
-class system_lanes final : public lane_group {
- public:
-  explicit system_lanes(std::vector<worker_slot> const& workers) : workers_(workers) {}
-
-  bool on_gpu() const override { return ROWSCAN_HAS_CUB; }
-  std::size_t workers() const override { return workers_.size(); }
-  std::vector<lane_maker> lanes(fold_place const& place) const override { return lanes_for(workers_, place); }
-  block_worker const& first_worker() const override { return *workers_.front().worker; }
-  io::block_memory ring_memory() const override { return {io::allocate_pinned, io::free_pinned}; }
-  std::size_t memory_in_use() const override { return device_bytes_in_use(); }
-  std::size_t pool_peak_bytes() const override { return workers_.front().ctx->pool().peak_large_bytes_held(); }
-  char const* hand_over_stage() const override { return job::hand_over_stage; }
-  bool holds_copy(int fd) const override { return kept_on_device(fd); }
-  bool fold_copy(int fd, std::string const& label, job_options const& options, block_layout const& layout,
-                 run_report& report) const override {
-    return run_resident(fd, label, options, layout, workers_, report);
-  }
-
- private:
-  std::vector<worker_slot> const& workers_;
-};
-
-}  // namespace
 
 #if ROWSCAN_HAS_CUB
 one_thread_scope::one_thread_scope() = default;
@@ -315,11 +286,25 @@ context start_context(job_options const& options, run_report& report) {
   return ctx;
 }
 
-std::string run_blocks_each(input_sequence& inputs, job_options const& options, block_layout const& layout,
-                            std::vector<worker_slot> const& workers, run_report& report) {
-  ROWSCAN_EXPECTS(!workers.empty(), "a run needs a worker");
-  return run_blocks(inputs, options, layout, system_lanes(workers), report);
+bool folds_on_gpu() { return ROWSCAN_HAS_CUB; }
+
+std::size_t memory_in_use() {
+  memory_info const m = device_memory_info();
+  return m.total_bytes - m.free_bytes;
 }
+
+io::block_memory reader_memory() { return {io::allocate_pinned, io::free_pinned}; }
+
+bool holds_device_copy(int fd) { return kept_on_device(fd); }
+
+bool run_on_device_copy(int fd, std::string const& label, job_options const& options, block_layout const& layout,
+                        std::vector<worker_slot> const& workers, run_report& report) {
+  return run_resident(fd, label, options, layout, workers, report);
+}
+
+char const* hand_over_stage_name() { return hand_over_stage; }
+
+std::size_t pool_peak_bytes(worker_slot const& slot) { return slot.ctx->pool().peak_large_bytes_held(); }
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::job

@@ -297,7 +297,7 @@ bool run_resident(int fd, std::string const& label, job_options const& options, 
     write_back(*copy);
     return false;
   };
-  if (options.shared != nullptr || layout.record_quote != 0 || workers.empty()) return read_instead();
+  if (options.shares_queue || layout.record_quote != 0 || workers.empty()) return read_instead();
   if (copy->longest_line >= layout.carried_line || layout.text_padding > copy_padding) return read_instead();
   int const current = current_device();
   for (worker_slot const& w : workers) {

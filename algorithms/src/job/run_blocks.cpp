@@ -10,16 +10,18 @@
 #include "rowscan/job/block_queue.hpp"
 #include "rowscan/job/block_size.hpp"
 #include "rowscan/job/merge_reports.hpp"
-#include "rowscan/job/shared_run.hpp"
+#include "rowscan/job/lockable_memory.hpp"
 #include "rowscan/job/timeline.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -61,8 +63,8 @@ class driver_stage {
 /// than one thread copies it from the page cache, so a run a GPU may join gets the readers asked for.
 /// A host worker folds a few hundred MB/s and a reader copies several GB/s: one reader per four host
 /// workers keeps them fed, and more readers only take the workers' cores (docs/data/host_readers-h100.csv).
-unsigned reader_threads_for(job_options const& options, bool gpu, std::size_t workers) {
-  if (gpu || options.shared != nullptr) return options.reader_threads;
+unsigned reader_threads_for(job_options const& options, bool gpu, bool shared, std::size_t workers) {
+  if (gpu || shared) return options.reader_threads;
   auto const enough = static_cast<unsigned>(std::max<std::size_t>(1, (workers + 3) / 4));
   return options.reader_threads == 0 ? enough : std::min(options.reader_threads, enough);
 }
@@ -74,13 +76,72 @@ bool maps_files() {
   return reads == nullptr || std::strcmp(reads, "copy") != 0;
 }
 
-/// Ends a shared run however its driver ends (the joiners return), or closes its open queue.
-struct shared_scope {
-  shared_run* run;
-  void (shared_run::*action)();
-  ~shared_scope() {
-    if (run != nullptr) (run->*action)();
+/// A run's joining group (run_blocks.hpp): made on a thread of its own while the first group's lanes fold,
+/// its lanes joined to the queue if it is still open. Its fold place is the caller's, declared before the
+/// queue, so that it outlives the lanes.
+class joiner {
+ public:
+  joiner(joining_group& joining, block_queue& queue, lockable_memory& ring, std::optional<fold_place>& place,
+         std::chrono::steady_clock::time_point run_start)
+      : joining_(joining), queue_(queue), ring_(ring), place_(place), run_start_(run_start),
+        thread_([this] { make_and_join(); }) {}
+  ~joiner() {
+    close();
+    wait();
   }
+  joiner(joiner const&) = delete;
+  joiner& operator=(joiner const&) = delete;
+
+  /// The queue takes no more lanes (it is finishing).
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    open_ = false;
+  }
+  /// Counts a pushed block; at the testing hold's block, waits until the group has joined or failed.
+  void pushed_one() {
+    if (++pushed_ != joining_.join_after_blocks) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return settled_; });
+  }
+  /// Waits until the group is made (or failed); what making it threw, if anything.
+  std::exception_ptr wait() {
+    if (thread_.joinable()) thread_.join();
+    return failure_;
+  }
+
+ private:
+  void make_and_join() {
+    try {
+      lane_group const& group = joining_.make();
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (open_) {
+        place_.emplace(fold_place{group.chunk_size(), group.layout().text_padding, group.layout().block_size, &ring_});
+        queue_.join(group.lanes(*place_));
+        joining_.joined_at = seconds_since(run_start_);
+        timeline_mark("workers joined the queue");
+      }
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      settled_ = true;
+    }
+    changed_.notify_all();
+  }
+
+  joining_group& joining_;
+  block_queue& queue_;
+  lockable_memory& ring_;
+  std::optional<fold_place>& place_;
+  std::chrono::steady_clock::time_point const run_start_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool open_ = true;
+  bool settled_ = false;  // made and joined, or failed
+  std::size_t pushed_ = 0;
+  std::exception_ptr failure_;
+  std::thread thread_;  // last: it starts once every member above is made
 };
 
 /// An input of a run that the queue has begun: its reader lives until every block of it is back.
@@ -92,39 +153,39 @@ struct open_input {
 
 /// The reader's settings for one input of a run (fd at its first byte, at most max_bytes of it).
 io::reader_options reading_for(int fd, std::uint64_t max_bytes, job_options const& options, block_layout const& layout,
-                               bool gpu, std::size_t workers, unsigned for_joiners, io::block_memory const& ring) {
-  shared_run const* const shared = options.shared;
+                               bool gpu, bool shared, std::size_t workers, unsigned for_joiners,
+                               io::block_memory const& ring) {
   io::reader_options reading;
-  // An input of fewer blocks than workers is cut into one block a worker (job/block_size.hpp); a shared
-  // run's blocks are also for the workers that join, whom this run does not count.
-  reading.block_size = block_size_for(io::bytes_ahead(fd, max_bytes), layout.block_size, shared != nullptr ? 1 : workers);
+  // An input of fewer blocks than workers is cut into one block a worker (job/block_size.hpp); a run's
+  // blocks are also for the workers that may join, whom this run does not count.
+  reading.block_size = block_size_for(io::bytes_ahead(fd, max_bytes), layout.block_size, shared ? 1 : workers);
   reading.max_line = layout.carried_line;
   reading.quote = layout.record_quote;
-  reading.threads = reader_threads_for(options, gpu, workers);
+  reading.threads = reader_threads_for(options, gpu, shared, workers);
   reading.max_bytes = max_bytes;
-  // Page-locked under CUDA, plain on the host; a shared run's ring is plain until its GPUs lock it.
+  // Page-locked under CUDA, plain on the host; a ring a GPU may join is plain until it locks it.
   reading.memory = ring;
   // The reader lends every worker a block (a GPU gives each back as soon as its copy has landed), and
   // the driver one more; a host worker reads the reader's block in place, after its text the padding
   // the workload asks for.
-  // A shared run lends more, to the workers that join (a GPU takes the ready blocks that fill its slot).
+  // A run a group may join lends more, to its workers (a GPU takes the ready blocks that fill its slot).
   reading.held = static_cast<unsigned>(workers + 1 + for_joiners);
   // Blocks held for a long time make the reader read as far ahead again: a ring slot is read into again
-  // only once every block before it is back. A GPU of a shared run holds a slot's worth of blocks until
+  // only once every block before it is back. A joining GPU holds a slot's worth of blocks until
   // its copy lands, so with less the reader waits for the GPU and the GPU for the reader. Host workers
   // alone hold theirs for a whole fold and finish them at about the same time: with two blocks to spare
   // the reader waits for the oldest block in flight, then every worker waits for the reader, so they get
   // a second round of blocks (docs/data/host_ring-h100.csv). That round fits memory_bound.hpp's
   // per-worker term: a worker folding in place has no device slots.
-  unsigned const read_ahead = shared != nullptr ? for_joiners : gpu ? 0 : static_cast<unsigned>(workers);
+  unsigned const read_ahead = shared ? for_joiners : gpu ? 0 : static_cast<unsigned>(workers);
   if (read_ahead != 0) reading.buffers = reading.held + 2 + read_ahead;
-  reading.padding = gpu && shared == nullptr ? 0 : layout.text_padding;
+  reading.padding = gpu && !shared ? 0 : layout.text_padding;
   // Host workers alone fold a block where it lies: a file's own pages, then, and no copy of them.
-  reading.map_file = !gpu && shared == nullptr && maps_files();
+  reading.map_file = !gpu && !shared && maps_files();
   // A ring block the input no longer needs goes back to the run's recycled blocks at once: the next
   // input's reader, started as this one gives its last block, takes it instead of page-locking a new one
-  // (a shared run's ring memory is its own: its blocks go when the reader ends).
-  reading.release_spare = shared == nullptr;
+  // (a ring a GPU may lock is the run's own: its blocks go when the reader ends).
+  reading.release_spare = !shared;
   // A window of as many blocks as there are workers: a mmap and a munmap per round of blocks rather than
   // per block, and no more resident pages than memory_bound.hpp's per-worker term holds.
   reading.blocks_per_window = workers;
@@ -145,37 +206,33 @@ void add_shares(std::vector<worker_share>& into, std::vector<worker_share> const
 
 }  // namespace
 
-std::string run_blocks(input_sequence& inputs, job_options const& options, block_layout const& layout,
-                       lane_group const& group, run_report& report) {
+std::string run_blocks(input_sequence& inputs, job_options const& options, lane_group const& group, run_report& report,
+                       joining_group* joining) {
   ROWSCAN_EXPECTS(group.workers() != 0, "a run needs a worker");
-  shared_run* const shared = options.shared;
-  if (shared != nullptr && !shared->claim_driver()) {
-    // Another engine's run reads the inputs: these workers take from its queue until the input ends.
-    fold_place const place{report.chunk_size, layout.text_padding, layout.block_size, &shared->ring_memory()};
-    shared->join_and_wait(group.lanes(place));
-    return shared->label();
-  }
-  shared_scope const ending{shared, &shared_run::end};  // the joiners return, however this ends
   auto const run_start = std::chrono::steady_clock::now();
+  block_layout const& layout = group.layout();
   bool const gpu = group.on_gpu();
+  bool const shared = joining != nullptr;  // another group's lanes may join the queue
   std::size_t const bytes_at_start = group.memory_in_use();
   stage_times* const driver_times = options.time_stages ? &report.times : nullptr;
-  unsigned const for_joiners = shared != nullptr ? static_cast<unsigned>(shared->joiner_blocks()) : 0;
+  unsigned const for_joiners = shared ? static_cast<unsigned>(joining->blocks) : 0;
   std::size_t const max_lent = group.workers() + for_joiners;  // a reader lends one more, in the driver's hand
   // Every input's reader takes its ring's blocks from here and leaves them for the next one's: on a GPU
-  // they are page-locked, which costs milliseconds a block (io/recycled_blocks.hpp).
+  // they are page-locked, which costs milliseconds a block (io/recycled_blocks.hpp). Where a GPU may join,
+  // the ring is plain memory that it locks block by block once it has a context (lockable_memory.hpp).
   io::recycled_blocks ring(group.ring_memory());
-  io::block_memory const ring_memory = shared != nullptr ? shared->ring_memory().memory() : ring.memory();
+  lockable_memory lockable;
+  io::block_memory const ring_memory = shared ? lockable.memory() : ring.memory();
   io::reader_threads reading_threads;  // every reader's, made once for the list (before the readers: it outlives them)
   // The run's inputs whose blocks may be in the queue (declared before it: their readers outlive its
   // workers), and the queue with its workers: made once for every input of the list.
   std::deque<open_input> open;
-  fold_place const place{report.chunk_size, layout.text_padding, layout.block_size,
-                         shared != nullptr ? &shared->ring_memory() : nullptr};
+  fold_place const place{group.chunk_size(), layout.text_padding, layout.block_size, shared ? &lockable : nullptr};
+  std::optional<fold_place> joining_place;  // the joining group's, once it joins
   block_queue folding(max_lent, run_start);
   folding.join(group.lanes(place));
-  if (shared != nullptr) shared->open(folding);  // the workers that joined take from it too
-  shared_scope closing{shared, &shared_run::close};  // before the queue goes, however this ends
+  std::optional<joiner> joins;  // goes before the queue: it stops joining, and waits for the group's making
+  if (shared) joins.emplace(*joining, folding, lockable, joining_place, run_start);
 
   // Inputs done (every block folded and back with its reader), not reported yet, in input order: the
   // front of `open`. Their readers go at once, so that the run holds the rings of inputs in flight only.
@@ -239,7 +296,7 @@ std::string run_blocks(input_sequence& inputs, job_options const& options, block
   auto make_reader = [&](opened_input& in) {
     auto const setup_start = std::chrono::steady_clock::now();
     io::reader_options reading =
-        reading_for(in.fd, in.max_bytes, options, layout, gpu, group.workers(), for_joiners, ring_memory);
+        reading_for(in.fd, in.max_bytes, options, layout, gpu, shared, group.workers(), for_joiners, ring_memory);
     reading.threads_from = &reading_threads;
     in.reader = std::make_unique<io::chunked_reader>(in.fd, in.label, reading);
     timeline_mark("reader ready");
@@ -282,6 +339,7 @@ std::string run_blocks(input_sequence& inputs, job_options const& options, block
       if (!finish_open_inputs()) return false;
       job_options one = options;
       one.max_input_bytes = in.max_bytes;
+      one.shares_queue = shared;
       if (options.progress) one.progress = [&options, before](std::uint64_t done) { options.progress(before + done); };
       run_report each;
       each.chunk_size = report.chunk_size;
@@ -300,7 +358,6 @@ std::string run_blocks(input_sequence& inputs, job_options const& options, block
     io::chunked_reader& reader = *input.reader;
     folding.begin_input(reader, reader.first_byte(), input.label);
     ++begun;
-    if (shared != nullptr) shared->reading(label);
     std::uint64_t read = 0;
     io::text_chunk block{};
     auto next_block = [&] {
@@ -312,8 +369,8 @@ std::string run_blocks(input_sequence& inputs, job_options const& options, block
       if (block.overlong_line) {
         input.overlong = std::string(block.overlong_prefix, std::min(block.overlong_prefix_size, 2 * layout.carried_line));
       }
-      // A shared run's ring is lent to the engine that joins it: one reader at a time.
-      if (!ahead && shared == nullptr && !input.overlong && reader.gave_every_chunk()) {
+      // A ring that a GPU may lock is the run's own: one reader at a time.
+      if (!ahead && !shared && !input.overlong && reader.gave_every_chunk()) {
         take_done();  // the readers of inputs done go first: their rings are the next one's
         open_ahead();
       }
@@ -322,7 +379,7 @@ std::string run_blocks(input_sequence& inputs, job_options const& options, block
         driver_stage s(gpu ? nullptr : driver_times, group.hand_over_stage());
         folding.push(block);
       }
-      if (shared != nullptr) shared->pushed_one();
+      if (joins) joins->pushed_one();
       read = block.input_offset + block.size;
       if (options.progress) options.progress(before + read);
     }
@@ -345,13 +402,16 @@ std::string run_blocks(input_sequence& inputs, job_options const& options, block
     }
     report_done({});
   }
-  if (shared != nullptr) shared->close();  // nobody joins a queue that is finishing
+  if (joins) joins->close();  // nobody joins a queue that is finishing
   queue_end end = folding.finish();  // every block folded, and back with its reader
   timeline_mark("last block folded");
   report_done(std::move(end.done));
   // What ended the run, the first in input order: a fold's failure before the input that could not be read.
   if (end.failure && (!read_failure || end.failure_input < failing_input)) std::rethrow_exception(end.failure);
   if (read_failure) std::rethrow_exception(read_failure);
+  if (joins) {
+    if (std::exception_ptr const failed = joins->wait()) std::rethrow_exception(failed);
+  }
   report.shares = folding.shares();
   add_shares(report.shares, resident_shares);
   std::size_t const in_use = group.memory_in_use();

@@ -9,6 +9,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/job/stage_names.hpp"
 #include "rowscan/job/stage_times.hpp"
+#include "rowscan/job/lent_workers.hpp"
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/lineitem/worker.hpp"
 
@@ -45,44 +46,50 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
 
 namespace {
 
-/// summarize_each; with `kept`, each worker keeps its blocks' columns, and each worker's go there.
-summary summarize_with(job::input_sequence& inputs, summarize_options const& options, std::deque<column_store>* kept) {
+/// The workers lent to a run; with `kept`, each worker keeps its blocks' columns, and each worker's go there.
+std::unique_ptr<job::lent_group<summary>> lend_with(summarize_options const& options, std::deque<column_store>* kept) {
   ROWSCAN_EXPECTS(!options.suppkey_below.empty(), "no l_suppkey threshold given");
   auto const start = std::chrono::steady_clock::now();
   summary out;
   out.times = job::stage_times(stage_names());
   out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
-  job::worker_set<worker> workers(options, out, [&](context const& ctx) {
-    return worker(ctx, {options.suppkey_below, out.chunk_size, options.skip_invalid, kept != nullptr});
-  });
-  std::size_t const carried = std::min(out.chunk_size, max_carried_line);
-  job::run_blocks_each(inputs, options, {out.chunk_size, carried, walk_padding_bytes}, workers.slots(), out);
-
-  partial_sums all;  // the workers' sums added up
-  for (auto const& w : workers.workers()) {
-    all = all.empty() ? w->partial() : merge(all, w->partial());
-    out.rows += w->rows();
-    out.query_seconds += w->query_seconds();
-    out.queried_rows += w->queried_rows();
-    if (kept != nullptr) {
-      kept->push_back(w->take_kept());
-    }
-  }
-  for (threshold_result const& r : all) out.answers.push_back({r.suppkey_below, r.sum_cents, r.rows});
-  out.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - out.query_seconds;
-  job::timeline_mark("answer merged");
-  return out;  // the workers go now: their device memory and streams are freed
+  std::size_t const chunk_size = out.chunk_size;
+  std::size_t const carried = std::min(chunk_size, max_carried_line);
+  return job::lend_workers<worker>(
+      options, std::move(out), {chunk_size, carried, walk_padding_bytes},
+      [&](context const& ctx) {
+        return worker(ctx, {options.suppkey_below, chunk_size, options.skip_invalid, kept != nullptr});
+      },
+      [start, kept](job::worker_set<worker>& workers, summary out, std::string const&) {
+        partial_sums all;  // the workers' sums added up
+        for (auto const& w : workers.workers()) {
+          all = all.empty() ? w->partial() : merge(all, w->partial());
+          out.rows += w->rows();
+          out.query_seconds += w->query_seconds();
+          out.queried_rows += w->queried_rows();
+          if (kept != nullptr) {
+            kept->push_back(w->take_kept());
+          }
+        }
+        for (threshold_result const& r : all) out.answers.push_back({r.suppkey_below, r.sum_cents, r.rows});
+        out.load_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - out.query_seconds;
+        job::timeline_mark("answer merged");
+        return out;
+      });
 }
 
 }  // namespace
 
+std::unique_ptr<job::lent_group<summary>> lend(summarize_options const& options) { return lend_with(options, nullptr); }
+
 summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
-  return summarize_with(inputs, options, nullptr);
+  return job::run_lent(inputs, options, *lend(options));  // the workers go after the answer: their memory freed
 }
 
 summary summarize_keeping(job::input_sequence& inputs, summarize_options const& options,
                           std::deque<column_store>& kept) {
-  return summarize_with(inputs, options, &kept);
+  return job::run_lent(inputs, options, *lend_with(options, &kept));
 }
 
 ROWSCAN_SYSTEM_END
@@ -90,8 +97,8 @@ ROWSCAN_SYSTEM_END
 
 // The `lineitem` entry's points on this file's system (rowscan/workload.hpp).
 template <>
-auto rowscan::lineitem::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
-  return lineitem::summarize_each(inputs, o);
+auto rowscan::lineitem::workload::lend(this_system, options const& o) -> lent {
+  return lineitem::lend(o);
 }
 
 template <>

@@ -210,7 +210,7 @@ kept_lineitem merge_kept(kept_lineitem a, kept_lineitem const& b) {
 /// that the columns were made without), and thresholds to answer.
 bool columns_serve(engine const& on, lineitem::summarize_options const& options) {
   column_keeper const* const keeper = column_keeper_of(on);
-  return keeper != nullptr && !options.suppkey_below.empty() && options.shared == nullptr &&
+  return keeper != nullptr && !options.suppkey_below.empty() &&
          options.max_input_bytes == UINT64_MAX && options.fail_allocations_above == 0 &&
          (options.chunk_size == 0 ||
           (options.chunk_size >= keeper->longest_carried_line && options.chunk_size <= job::max_chunk_size));
@@ -224,7 +224,7 @@ bool columns_serve(engine const& on, lineitem::summarize_options const& options)
 lineitem::summary lineitem_from_columns(session::state& s, std::vector<inputs::input_source> const& sources,
                                         lineitem::summarize_options const& options) {
   inputs::workload<kept_lineitem, lineitem::summarize_options> const keeping{
-      s.on,        &summarize_keeping,
+      s.on,        &summarize_keeping, nullptr,  // no hand-over in a session: nothing to lend
       &merge_kept, kept_lineitem{lineitem::empty_summary(options.suppkey_below), nullptr},
       nullptr,     nullptr};
   auto const plain = inputs::workload_of<lineitem::workload>(*s.on, options);

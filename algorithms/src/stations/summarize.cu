@@ -10,6 +10,7 @@
 #include "rowscan/error.hpp"
 #include "rowscan/job/stage_names.hpp"
 #include "rowscan/job/stage_times.hpp"
+#include "rowscan/job/lent_workers.hpp"
 #include "rowscan/job/worker_set.hpp"
 #include "rowscan/stage.hpp"
 #include "rowscan/stations/memory_bound.hpp"
@@ -137,20 +138,10 @@ summary summarize(int fd, std::string const& label, summarize_options const& opt
   return summarize_each(input, options);
 }
 
-summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
-  summary out;
-  out.times = job::stage_times(stage_names());
-  out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
-  // What one host worker learns, the others take (shared_stations.hpp); a lone worker has no one to tell.
-  shared_stations learned;
-  shared_stations* const share = job::worker_devices(options).size() > 1 ? &learned : nullptr;
-  job::worker_set<worker> workers(options, out, [&](context const& ctx) {
-    return worker(ctx, {key_mask(options.key_bits), options.portable_only, options.skip_invalid, share});
-  });
-  std::size_t const block_size = std::max<std::size_t>(out.chunk_size / 2, 1);  // two device slots
-  std::string const label =
-      job::run_blocks_each(inputs, options, {block_size, carried_line_bytes, text_padding_bytes}, workers.slots(), out);
+namespace {
 
+/// The run's answer: every worker's table merged, in name order, with the paths its blocks took.
+summary answer_of_workers(job::worker_set<worker>& workers, summary out, std::string const& label) {
   {
     context const& ctx = workers.first_context();
     stage_scope stage(ctx, "output");
@@ -200,7 +191,32 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
     }
   }
   job::timeline_mark("answer merged");
-  return out;  // the workers go now: their device memory and streams are freed
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<job::lent_group<summary>> lend(summarize_options const& options) {
+  summary out;
+  out.times = job::stage_times(stage_names());
+  out.chunk_size = job::chosen_chunk_size(options, {min_chunk_size, default_chunk_size});
+  // What one host worker learns, the others take (shared_stations.hpp); a lone worker has no one to tell.
+  // The answer holds it, so that it outlives the workers that point to it.
+  auto learned = std::make_shared<shared_stations>();
+  shared_stations* const share = job::worker_devices(options).size() > 1 ? learned.get() : nullptr;
+  std::size_t const block_size = std::max<std::size_t>(out.chunk_size / 2, 1);  // two device slots
+  return job::lend_workers<worker>(
+      options, std::move(out), {block_size, carried_line_bytes, text_padding_bytes},
+      [&](context const& ctx) {
+        return worker(ctx, {key_mask(options.key_bits), options.portable_only, options.skip_invalid, share});
+      },
+      [learned](job::worker_set<worker>& workers, summary report, std::string const& label) {
+        return answer_of_workers(workers, std::move(report), label);
+      });
+}
+
+summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
+  return job::run_lent(inputs, options, *lend(options));  // the workers go after the answer: their memory freed
 }
 
 ROWSCAN_SYSTEM_END
@@ -208,8 +224,8 @@ ROWSCAN_SYSTEM_END
 
 // The `stations` entry's points on this file's system (rowscan/workload.hpp).
 template <>
-auto rowscan::stations::workload::job(this_system, job::input_sequence& inputs, options const& o) -> partial {
-  return stations::summarize_each(inputs, o);
+auto rowscan::stations::workload::lend(this_system, options const& o) -> lent {
+  return stations::lend(o);
 }
 
 template <>

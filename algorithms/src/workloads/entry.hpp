@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The members of a workload's entry (rowscan/workload.hpp) that every workload shares: run and explain call
-// the per-system point of the engine chosen, with the tag of that engine's system; merge is the
+// The members of a workload's entry (rowscan/workload.hpp) that every workload shares: lend and explain call
+// the per-system point of the engine chosen, with the tag of that engine's system, and run is the driver over
+// lend's workers; merge is the
 // merge_summaries beside the partial answer, and the answer of no input an empty one, unless the workload
 // specializes them. Only rowscan_workloads' sources know which engines the build compiles (CMakeLists.txt
 // here), so only they include this; each workload's source instantiates its entry.
@@ -47,9 +48,14 @@ Partial workload_entry<Partial, Options, Explained>::merge(Partial a, Partial co
 }
 
 template <class Partial, class Options, class Explained>
+auto workload_entry<Partial, Options, Explained>::lend(engine const& on, Options const& options) -> lent {
+  return workloads::on_system(on, [&](auto system) { return lend(system, options); });
+}
+
+template <class Partial, class Options, class Explained>
 Partial workload_entry<Partial, Options, Explained>::run(engine const& on, job::input_sequence& inputs,
                                                          Options const& options) {
-  return workloads::on_system(on, [&](auto system) { return job(system, inputs, options); });
+  return job::run_lent(inputs, options, *lend(on, options));  // the workers go after their answer
 }
 
 template <class Partial, class Options, class Explained>

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// rowscan/job/lent_group.hpp: a workload's workers lent to a run by one engine, and their answer after it
+// (compiled once). An engine does not run a job: it lends the run a group of workers (a lane group), and
+// once every block is folded the group's partial answers are merged into one, on the group's system.
+//
+//   workload::lend(engine, options) --lent_group--> run_blocks(inputs, the group[, a GPU's joining]) --> answer(label)
+//
+// So one run may hold the groups of several engines: the host's workers from its first block and a GPU's
+// once its context is made (rowscan/inputs/hand_over.hpp), their answers merged by the workload's merge.
+#pragma once
+
+#include "rowscan/job/run_blocks.hpp"
+
+#include <string>
+
+namespace rowscan::job {
+
+/// A lane group whose workers hold a workload's partial answers (Partial: a job::run_report).
+template <class Partial>
+class lent_group : public lane_group {
+ public:
+  /// The report the run adds to when this group's run drives it (bytes, lines, shares, stage times).
+  virtual Partial& report() = 0;
+  /// Once the run is over (label: its last input's, for errors): the workers' partial answers merged,
+  /// with the report. Called once.
+  virtual Partial answer(std::string const& label) = 0;
+};
+
+/// The run of `inputs` with one group, and its answer.
+template <class Partial>
+Partial run_lent(input_sequence& inputs, job_options const& options, lent_group<Partial>& group) {
+  std::string const label = run_blocks(inputs, options, group, group.report());
+  return group.answer(label);
+}
+
+}  // namespace rowscan::job
