@@ -144,7 +144,10 @@ class worker final : public job::block_worker {
   std::vector<station_table> pending_;
   std::size_t pending_rows_ = 0;   ///< the rows of pending_'s tables (a station may have one in several)
   std::size_t pending_lines_ = 0;  ///< lines folded into pending_ since it last joined table_
-  std::size_t released_at_ = 0;  ///< the largest power of two the stations reached when the pool was released
+  std::size_t released_at_ = 0;    ///< the largest power of two the stations reached when the pool was released
+  /// table_'s key directory for fold_new's searches, made again once table_ has merged
+  key_directory known_keys_;
+  bool known_keys_stale_ = true;
   station_dictionary dictionary_;
 #if !ROWSCAN_HAS_CUB
   wide_station_dictionary wide_dictionary_;  ///< the table's, past max_dictionary_size stations

@@ -28,6 +28,7 @@ worker::worker(context const& ctx, worker_options const& options, block_observer
 
 void worker::start_from(station_table table) {
   table_ = std::move(table);
+  known_keys_stale_ = true;
   pending_.clear();
   pending_rows_ = 0;
   dictionary_.invalidate();
@@ -57,6 +58,7 @@ void worker::merge_pending() {
   std::vector<station_table const*> others;
   for (station_table const& t : pending_) others.push_back(&t);
   table_ = merge_all(table_, others, ctx_);  // std::bad_alloc leaves them as they were
+  known_keys_stale_ = true;
   pending_.clear();
   pending_rows_ = 0;
   pending_lines_ = 0;
@@ -103,12 +105,20 @@ void worker::release_outgrown_classes() {
 }
 
 job::tally worker::fold_general(char const* text, std::size_t size) {
-  if (!station_dictionary::over_limit(table_)) return general_.fold(text, size, table_);
+  if (!station_dictionary::over_limit(table_)) {
+    known_keys_stale_ = true;
+    return general_.fold(text, size, table_);
+  }
   // The block's stations that the table has fold into its rows where they are, so only the new ones' names
   // are copied and only they wait for a join: each join then sorts and groups those alone, and joins come
-  // once the new stations number half the table (docs/stations.md, "A million stations").
+  // once the new stations number half the table (docs/stations.md, "A million stations"). The table's
+  // keys change only when it merges, so one key directory serves the searches of every block until then.
+  if (known_keys_.rows != table_.size() || known_keys_stale_) {
+    known_keys_ = make_key_directory(table_, ctx_);
+    known_keys_stale_ = false;
+  }
   station_table block;
-  job::tally t = general_.fold_new(text, size, table_, block);
+  job::tally t = general_.fold_new(text, size, table_, known_keys_, block);
   pending_lines_ += t.lines;
   if (block.size() > 0) {
     pending_rows_ += block.size();
@@ -283,6 +293,7 @@ bool worker::take_shared_stations() {
     return false;  // the table is as it was; the general path learns the station, in the memory it can
   }
   dictionary_.invalidate();
+  known_keys_stale_ = true;
   return true;
 }
 #endif
