@@ -391,8 +391,9 @@ TEST(PartialMerge, FindKnownMatchesALowerBoundOverTheWholeTable) {
         rowscan::device_buffer<std::uint64_t> keys(query_keys.size());
         thrust::copy(query_keys.begin(), query_keys.end(), keys.begin());
         rowscan::strings_column const name_column = rowscan::make_strings_column(names);
-        rowscan::stations::known_rows const k =
-            rowscan::stations::find_known(table, directory, keys, query_names{rowscan::column_view(name_column)}, ctx);
+        rowscan::stations::known_rows const k = rowscan::stations::find_known(
+            table, directory, keys, query_names{rowscan::column_view(name_column)},
+            thrust::raw_pointer_cast(name_column.chars.data()) + name_column.chars.size(), ctx);
 
         std::vector<std::size_t> at(k.at.size());
         thrust::copy(k.at.begin(), k.at.end(), at.begin());
@@ -439,6 +440,42 @@ TEST(PartialMerge, FoldNewAfterEachJoinMatchesTheReference) {
       }
     }
   }
+}
+
+// summaries_by_name reads a table's rows in name order where they are: the same summaries as the table
+// sorted by name, and the reference's answer. Tables with their names apart from their rows (merges),
+// names sharing their first 8 bytes (the sort's ties) or shorter than 8, 3-bit keys, and an empty table.
+TEST(PartialMerge, SummariesByNameAreTheSortedTables) {
+  rowscan::context ctx;
+  auto summaries_text = [](std::vector<rowscan::stations::station_summary> const& summaries) {
+    std::ostringstream out;
+    rowscan::stations::write_onebrc(out, summaries);
+    return out.str();
+  };
+  for (std::uint32_t seed : {61u, 62u, 63u}) {
+    for (unsigned key_bits : {64u, 3u}) {
+      SCOPED_TRACE("seed=" + std::to_string(seed) + " key_bits=" + std::to_string(key_bits));
+      std::mt19937 rng(seed);
+      std::uint64_t const key_mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+      std::string text = support::random_measurements(seed, light(2000, 300), light(6000, 900), 40);
+      for (int i = 0; i < 200; ++i) {  // names that tie on their first 8 bytes, or are shorter than them
+        std::string const name = i % 3 == 0 ? "Station" + std::to_string(i % 7) : "Stationary " + std::to_string(i);
+        text += name + ";" + std::to_string(i % 40) + "." + std::to_string(i % 10) + "\n";
+      }
+      rowscan::stations::station_table running;
+      for (std::string const& block : random_split(text, 5, rng)) {
+        device_block const device(block);
+        rowscan::stations::worker worker(ctx, {key_mask, false, false, nullptr});
+        worker.fold(device.data(), block.size());
+        running = rowscan::stations::merge_tables(running, worker.partial(), ctx);  // names apart from rows
+      }
+      std::string const by_name = summaries_text(rowscan::stations::summaries_by_name(running, ctx));
+      EXPECT_EQ(by_name,
+                summaries_text(rowscan::stations::to_host_summaries(rowscan::stations::sorted_by_name(running, ctx))));
+      EXPECT_EQ(by_name, reference::stations_answer(text));
+    }
+  }
+  EXPECT_TRUE(rowscan::stations::summaries_by_name(rowscan::stations::station_table{}, ctx).empty());
 }
 
 /// Sees nothing: a worker with an observer folds by the GPU's composition on every system.

@@ -186,12 +186,17 @@ struct known_in_table {
   std::uint64_t const* table_keys;
   std::size_t table_size;
   table_names table_name;
+  char const* table_chars_end;
   std::uint64_t const* keys;
   Names name;
+  char const* names_end;  ///< the end of the memory the rows' names lie in
   std::size_t const* at;
   ROWSCAN_HD std::uint8_t operator()(std::size_t i) const {
     std::size_t const j = at[i];
-    return j < table_size && table_keys[j] == keys[i] && bytes_equal(table_name(j), name(i)) ? 1 : 0;
+    return j < table_size && table_keys[j] == keys[i] &&
+                   bytes_equal_within(table_name(j), table_chars_end, name(i), names_end)
+               ? 1
+               : 0;
   }
 };
 
@@ -207,12 +212,13 @@ struct known_rows {
   std::size_t fresh = 0;  ///< the rows the table lacks
 };
 
-/// find_known's result for rows of keys `keys` (in key order, each a distinct station) named names(i):
-/// where each would be in the table (a search in its bucket of `directory`, the table's) and whether the
-/// table's row there is its station (its key and its name).
+/// find_known's result for rows of keys `keys` (in key order, each a distinct station) named names(i),
+/// which lie in memory that ends at names_end: where each would be in the table (a search in its bucket
+/// of `directory`, the table's) and whether the table's row there is its station (its key and its name).
 template <class Names>
 known_rows find_known(station_table const& table, key_directory const& directory,
-                      device_buffer<std::uint64_t> const& keys, Names names, context const& ctx) {
+                      device_buffer<std::uint64_t> const& keys, Names names, char const* names_end,
+                      context const& ctx) {
   auto policy = ctx.policy();
   std::size_t const n = keys.size();
   std::size_t const table_size = table.size();
@@ -223,10 +229,12 @@ known_rows find_known(station_table const& table, key_directory const& directory
       place_in_bucket{thrust::raw_pointer_cast(table.keys.data()), thrust::raw_pointer_cast(directory.starts.data()),
                       directory.shift, directory.buckets, table_size, thrust::raw_pointer_cast(keys.data())});
   k.known = device_buffer<std::uint8_t>(n, ctx.memory());
-  thrust::transform(
-      policy, thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n), k.known.begin(),
-      known_in_table<Names>{thrust::raw_pointer_cast(table.keys.data()), table_size, names_by_row(table),
-                            thrust::raw_pointer_cast(keys.data()), names, thrust::raw_pointer_cast(k.at.data())});
+  thrust::transform(policy, thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                    k.known.begin(),
+                    known_in_table<Names>{thrust::raw_pointer_cast(table.keys.data()), table_size, names_by_row(table),
+                                          thrust::raw_pointer_cast(table.names.chars.data()) + table.names.chars.size(),
+                                          thrust::raw_pointer_cast(keys.data()), names, names_end,
+                                          thrust::raw_pointer_cast(k.at.data())});
   k.fresh = static_cast<std::size_t>(thrust::count(policy, k.known.begin(), k.known.end(), std::uint8_t{0}));
   return k;
 }
@@ -276,6 +284,9 @@ inline groups fresh_groups(groups const& g, known_rows const& k, context const& 
   return out;
 }
 
+/// The table's rows in the output order, by the unsigned bytes of their names: row order[i] is the i-th.
+device_buffer<row_index> name_order(station_table const& table, context const& ctx);
+
 /// The table in the output order: by the unsigned bytes of the names.
 station_table sorted_by_name(station_table const& table, context const& ctx);
 
@@ -285,8 +296,12 @@ void merge_into(station_table& running, station_table&& chunk, context const& ct
 /// The table's names on the host, by row.
 std::vector<std::string> host_names_by_row(station_table const& table);
 
-/// The table's rows on the host, in its order (sorted_by_name's, for the answer).
+/// The table's rows on the host, in its order.
 std::vector<station_summary> to_host_summaries(station_table const& table);
+
+/// The table's rows on the host in the output order (name_order's): to_host_summaries(sorted_by_name(table)),
+/// without the sorted table.
+std::vector<station_summary> summaries_by_name(station_table const& table, context const& ctx);
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -110,7 +110,7 @@ job::tally general_grouper::fold_piece(char const* text, std::size_t size, known
     // million stations most of a block's stations are known, and copying their names was a tenth of the
     // run (docs/stations.md, "A million stations"). known changes only once the piece has merged.
     representative_names<record_names> const group_names{names, thrust::raw_pointer_cast(g.representative.data())};
-    known_rows const k = find_known(known->table, known->directory, g.keys, group_names, ctx_);
+    known_rows const k = find_known(known->table, known->directory, g.keys, group_names, text + size, ctx_);
     if (k.fresh < g.keys.size()) {
       merge_into(block, table_from_groups(fresh_groups(g, k, ctx_), names, ctx_), ctx_);
       fold_known_rows(known->table, g.stats, k, ctx_);

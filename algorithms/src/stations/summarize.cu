@@ -170,7 +170,7 @@ summary summarize_each(job::input_sequence& inputs, summarize_options const& opt
     // A table's rows by name, on the host.
     auto answer_of = [&](station_table const& table, context const& on) {
       try {
-        return to_host_summaries(sorted_by_name(table, on));
+        return summaries_by_name(table, on);
       } catch (std::bad_alloc const&) {
         throw error(label + ": out of memory for the answer's " + std::to_string(table.size()) + " stations (" +
                     std::to_string(table.names.chars.size()) +
