@@ -260,6 +260,9 @@ inline void fold_known_rows(station_table& table, device_buffer<station_stats> c
                                   thrust::raw_pointer_cast(k.at.data()), thrust::raw_pointer_cast(k.known.data())});
 }
 
+/// The rows of `table` that find_known found new (known 0), in their order, as a table of their own.
+station_table fresh_rows_of(station_table const& table, known_rows const& k, context const& ctx);
+
 /// Group i's name: its representative row's.
 template <class Names>
 struct representative_names {

@@ -86,8 +86,9 @@ class worker final : public job::block_worker {
   station_table const& partial();
   /// The partial answer in parts, none merged: returns the table and appends to `pending` the tables of
   /// general blocks that partial() would merge into it. Folds the lines set aside first (may throw
-  /// std::bad_alloc). The answer's stage merges every worker's parts at once (merge_all).
-  station_table const& unmerged_parts(std::vector<station_table const*>& pending);
+  /// std::bad_alloc). The answer's stage merges every worker's parts at once (merge_all), and may fold
+  /// other parts' stations into the table's rows: the worker folds no block after it.
+  station_table& unmerged_parts(std::vector<station_table const*>& pending);
   /// Starts from a partial answer instead of an empty table (its stations become the dictionary).
   void start_from(station_table table);
 

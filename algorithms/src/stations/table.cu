@@ -297,6 +297,23 @@ station_table sorted_by_name(station_table const& table, context const& ctx) {
   return sorted;
 }
 
+station_table fresh_rows_of(station_table const& table, known_rows const& k, context const& ctx) {
+  auto policy = ctx.policy();
+  device_buffer<row_index> rows(k.fresh, ctx.memory());
+  thrust::copy_if(policy, thrust::counting_iterator<row_index>(0),
+                  thrust::counting_iterator<row_index>(static_cast<row_index>(table.size())), k.known.begin(),
+                  rows.begin(), is_clear{});
+  station_table out;
+  out.keys = device_buffer<std::uint64_t>(k.fresh, ctx.memory());
+  out.stats = device_buffer<station_stats>(k.fresh, ctx.memory());
+  thrust::gather(policy, rows.begin(), rows.end(), table.keys.begin(), out.keys.begin());
+  thrust::gather(policy, rows.begin(), rows.end(), table.stats.begin(), out.stats.begin());
+  out.names = gather_strings(names_by_row(table), thrust::raw_pointer_cast(rows.data()), rows.size(),
+                             gather_strategy::automatic, ctx);
+  out.names_compared = table.names_compared;
+  return out;
+}
+
 void merge_into(station_table& running, station_table&& chunk, context const& ctx) {
   if (running.size() > 0) {
     running = merge_tables(running, chunk, ctx);

@@ -45,7 +45,7 @@ station_table const& worker::partial() {
   return table_;
 }
 
-station_table const& worker::unmerged_parts(std::vector<station_table const*>& pending) {
+station_table& worker::unmerged_parts(std::vector<station_table const*>& pending) {
 #if !ROWSCAN_HAS_CUB
   if (!set_aside_.empty()) fold_set_aside(set_aside_.size());
 #endif
