@@ -18,7 +18,7 @@
 //         -> a bad line: general_grouper.fold(a piece from there) reports it or takes it -> again
 // and past wide_fold_up_to_stations (and on the GPU past max_dictionary_size):
 //   block -> general_grouper.fold(block) into a table of its own among the pending tables, which join
-//            the table (merge_all) once their rows number half of its stations
+//            the table (merge_all) once their rows number half of its stations (an eighth on the host)
 //
 // The worker's partial answer is its station table (table.hpp): every station of the blocks it folded,
 // in key order. Two partial answers merge with merge_tables, the same sort_by_key + reduce_by_key
@@ -114,8 +114,9 @@ class worker final : public job::block_worker {
   void fold_set_aside(std::size_t block_size);
 #endif
   /// Whether pending_ should join the table now: once its rows number half the table's stations (the
-  /// GPU's, where every block is general), or on the host systems, whose fast path knows only the table's
-  /// stations, once the lines folded into it number half of the stations and its rows.
+  /// GPU's, where every block is general) or an eighth of them (the host systems' past the 32-bit fold),
+  /// or in the host systems' 32-bit fold, whose fast path knows only the table's stations, once the lines
+  /// folded into it number half of the stations and its rows.
   bool pending_due() const;
 
   /// The general path's fold of a block: into the table, or, once the table is over the fast path's
