@@ -62,11 +62,12 @@ int stations_command(int argc, char** argv) {
                            "ids up to " + std::to_string(stations::max_wide_fold_stations) +
                            ", folding known stations' lines by id and only the others on the general path.\n"
                            "Past that, every later block takes the general path: it sorts the block's lines by a 64-bit\n"
-                           "key into a table of the block's stations, and every few blocks those tables join the\n"
-                           "worker's table: one sort of their rows and a pass over the table's rows (not its names);\n"
-                           "--stats counts the blocks and says why. Measured on 2 cores, 1e7 rows: 65,536 stations cost\n"
-                           "0.96 times the CPU time of 65,535, and 1,000,000 stations 1.2 times DuckDB's CPU time\n"
-                           "and 1.3 times its wall time (docs/stations.md, \"A million stations\").");
+                           "key into a table of the block's stations, folds those the worker's table has into its rows\n"
+                           "where they are, and every few blocks the tables of the others join the worker's table: one\n"
+                           "sort of their rows and a pass over the table's rows (not its names); --stats counts the\n"
+                           "blocks and says why. Measured on 2 cores, 1e7 rows: 65,536 stations cost 1.1 times the CPU\n"
+                           "time of 65,535, and 1,000,000 stations 1.03 times DuckDB's CPU time and 1.12 times its wall\n"
+                           "time (docs/stations.md, \"A million stations\").");
   add_file_operand(options, "measurements file, or - for standard input");
   options.add_options()
       ("format", "output format: 1brc (the default), json or csv", cxxopts::value<std::string>(), "FORMAT")

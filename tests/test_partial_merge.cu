@@ -312,7 +312,7 @@ TEST(PartialMerge, FoldNewFoldsKnownStationsWhereTheyAre) {
         }
         rowscan::stations::station_table fresh;
         device_block const device(second);
-        grouper.fold_new(device.data(), second.size(), known, fresh);
+        grouper.fold_new(device.data(), second.size(), known, rowscan::stations::make_key_directory(known, ctx), fresh);
         EXPECT_EQ(answer_of(rowscan::stations::merge_tables(known, fresh, ctx)),
                   reference::stations_answer(first + second));
         std::set<std::string> const before = names_in(first);
@@ -331,6 +331,151 @@ TEST(PartialMerge, FoldNewFoldsKnownStationsWhereTheyAre) {
       }
     }
   }
+}
+
+/// Names of query rows held on the device, as a functor for find_known.
+struct query_names {
+  rowscan::column_view names;
+  ROWSCAN_HD rowscan::string_ref operator()(std::size_t i) const { return names(i); }
+};
+
+// find_known searches each row's key in its bucket of the table's key_directory: each row's place is
+// std::lower_bound's over the whole table, and a row is known exactly where the table's row there has its
+// key and its name. Random tables of 64-bit keys and of keys of a few bits (rows of one key with other
+// names, whole buckets empty or shared), with queries below the smallest key, past the largest, and
+// between; a table of one row; a directory made again for a grown table.
+TEST(PartialMerge, FindKnownMatchesALowerBoundOverTheWholeTable) {
+  rowscan::context ctx;
+  for (std::uint32_t seed : {41u, 42u, 43u, 44u}) {
+    for (unsigned key_bits : {64u, 20u, 3u, 1u}) {
+      for (std::size_t table_rows : {std::size_t{1}, std::size_t{37}, static_cast<std::size_t>(light(5000, 800))}) {
+        SCOPED_TRACE("seed=" + std::to_string(seed) + " key_bits=" + std::to_string(key_bits) +
+                     " table_rows=" + std::to_string(table_rows));
+        std::mt19937_64 rng(seed);
+        std::uint64_t const mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+        // The table: sorted (key, name) rows; a key may repeat with other names, as after a clash.
+        std::vector<std::pair<std::uint64_t, std::string>> rows;
+        for (std::size_t i = 0; i < table_rows; ++i) rows.emplace_back(rng() & mask, "s" + std::to_string(i));
+        std::sort(rows.begin(), rows.end());
+        std::vector<std::uint64_t> table_keys;
+        std::vector<std::string> table_names;
+        for (auto const& [key, name] : rows) {
+          table_keys.push_back(key);
+          table_names.push_back(name);
+        }
+        rowscan::stations::station_table table;
+        table.keys = rowscan::device_buffer<std::uint64_t>(table_keys.size());
+        thrust::copy(table_keys.begin(), table_keys.end(), table.keys.begin());
+        table.stats = rowscan::device_buffer<rowscan::stations::station_stats>(table_keys.size());
+        table.names = rowscan::make_strings_column(table_names);
+        rowscan::stations::key_directory const directory = rowscan::stations::make_key_directory(table, ctx);
+        ASSERT_EQ(directory.rows, table.size());
+
+        // Queries in key order: table rows with their names, table keys with other names, random keys,
+        // and keys past the largest and below the smallest.
+        std::vector<std::pair<std::uint64_t, std::string>> queries;
+        for (std::size_t i = 0; i < table_rows; ++i) {
+          if (rng() % 3 == 0) queries.push_back(rows[i]);
+          if (rng() % 7 == 0) queries.emplace_back(rows[i].first, "other" + std::to_string(i));
+        }
+        for (int i = 0; i < 50; ++i) queries.emplace_back(rng() & mask, "random" + std::to_string(i));
+        queries.emplace_back(mask, "largest");
+        queries.emplace_back(0, "zero");
+        std::sort(queries.begin(), queries.end());
+        std::vector<std::uint64_t> query_keys;
+        std::vector<std::string> names;
+        for (auto const& [key, name] : queries) {
+          query_keys.push_back(key);
+          names.push_back(name);
+        }
+        rowscan::device_buffer<std::uint64_t> keys(query_keys.size());
+        thrust::copy(query_keys.begin(), query_keys.end(), keys.begin());
+        rowscan::strings_column const name_column = rowscan::make_strings_column(names);
+        rowscan::stations::known_rows const k = rowscan::stations::find_known(
+            table, directory, keys, query_names{rowscan::column_view(name_column)},
+            thrust::raw_pointer_cast(name_column.chars.data()) + name_column.chars.size(), ctx);
+
+        std::vector<std::size_t> at(k.at.size());
+        thrust::copy(k.at.begin(), k.at.end(), at.begin());
+        std::vector<std::uint8_t> known(k.known.size());
+        thrust::copy(k.known.begin(), k.known.end(), known.begin());
+        std::size_t fresh = 0;
+        for (std::size_t i = 0; i < queries.size(); ++i) {
+          auto const place = static_cast<std::size_t>(
+              std::lower_bound(table_keys.begin(), table_keys.end(), query_keys[i]) - table_keys.begin());
+          EXPECT_EQ(at[i], place) << "query " << i << " key " << query_keys[i];
+          bool const expected =
+              place < table_keys.size() && table_keys[place] == query_keys[i] && table_names[place] == names[i];
+          EXPECT_EQ(known[i] != 0, expected) << "query " << i << " " << names[i];
+          fresh += expected ? 0 : 1;
+        }
+        EXPECT_EQ(k.fresh, fresh);
+      }
+    }
+  }
+}
+
+// A worker past the fast path's limit folds a block's known stations where they are, searching its
+// table's key directory: the directory is made again whenever the table has merged, so blocks folded
+// after each join still give the reference's answer (10-bit keys: buckets shared by several names).
+TEST(PartialMerge, FoldNewAfterEachJoinMatchesTheReference) {
+  rowscan::context ctx;
+  station_table_answer const answer_of{ctx};
+  for (std::uint32_t seed : {51u, 52u}) {
+    for (unsigned key_bits : {64u, 10u}) {
+      SCOPED_TRACE("seed=" + std::to_string(seed) + " key_bits=" + std::to_string(key_bits));
+      std::mt19937 rng(seed);
+      std::uint64_t const key_mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+      std::string const text = support::random_measurements(seed, light(2000, 400), light(8000, 1600), 40);
+      rowscan::stations::general_grouper grouper(ctx, key_mask, false);
+      rowscan::stations::station_table known;
+      std::string seen;
+      for (std::string const& block : random_split(text, 8, rng)) {
+        device_block const device(block);
+        rowscan::stations::station_table fresh;
+        grouper.fold_new(device.data(), block.size(), known, rowscan::stations::make_key_directory(known, ctx), fresh);
+        known = rowscan::stations::merge_tables(known, fresh, ctx);  // a join: the next block needs a new directory
+        seen += block;
+        EXPECT_EQ(answer_of(known), reference::stations_answer(seen));
+      }
+    }
+  }
+}
+
+// summaries_by_name reads a table's rows in name order where they are: the same summaries as the table
+// sorted by name, and the reference's answer. Tables with their names apart from their rows (merges),
+// names sharing their first 8 bytes (the sort's ties) or shorter than 8, 3-bit keys, and an empty table.
+TEST(PartialMerge, SummariesByNameAreTheSortedTables) {
+  rowscan::context ctx;
+  auto summaries_text = [](std::vector<rowscan::stations::station_summary> const& summaries) {
+    std::ostringstream out;
+    rowscan::stations::write_onebrc(out, summaries);
+    return out.str();
+  };
+  for (std::uint32_t seed : {61u, 62u, 63u}) {
+    for (unsigned key_bits : {64u, 3u}) {
+      SCOPED_TRACE("seed=" + std::to_string(seed) + " key_bits=" + std::to_string(key_bits));
+      std::mt19937 rng(seed);
+      std::uint64_t const key_mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+      std::string text = support::random_measurements(seed, light(2000, 300), light(6000, 900), 40);
+      for (int i = 0; i < 200; ++i) {  // names that tie on their first 8 bytes, or are shorter than them
+        std::string const name = i % 3 == 0 ? "Station" + std::to_string(i % 7) : "Stationary " + std::to_string(i);
+        text += name + ";" + std::to_string(i % 40) + "." + std::to_string(i % 10) + "\n";
+      }
+      rowscan::stations::station_table running;
+      for (std::string const& block : random_split(text, 5, rng)) {
+        device_block const device(block);
+        rowscan::stations::worker worker(ctx, {key_mask, false, false, nullptr});
+        worker.fold(device.data(), block.size());
+        running = rowscan::stations::merge_tables(running, worker.partial(), ctx);  // names apart from rows
+      }
+      std::string const by_name = summaries_text(rowscan::stations::summaries_by_name(running, ctx));
+      EXPECT_EQ(by_name,
+                summaries_text(rowscan::stations::to_host_summaries(rowscan::stations::sorted_by_name(running, ctx))));
+      EXPECT_EQ(by_name, reference::stations_answer(text));
+    }
+  }
+  EXPECT_TRUE(rowscan::stations::summaries_by_name(rowscan::stations::station_table{}, ctx).empty());
 }
 
 /// Sees nothing: a worker with an observer folds by the GPU's composition on every system.

@@ -470,4 +470,33 @@ TEST(ExercisesStringGather, OneByteStringsChooseByTheSystem) {
   EXPECT_EQ(rowscan::choose_gather_strategy(1000, 1000), expected);
 }
 
+// bytes_equal_within compares names of up to 16 bytes as two words when 16 bytes from each start lie
+// before its end, and byte by byte otherwise: it agrees with bytes_equal for every size from 0 to 40, a
+// difference at any byte (those past the strings' ends do not count), and any room before the ends.
+TEST(StringCompare, BytesEqualWithinAgreesWithBytesEqual) {
+  std::mt19937 rng(71);
+  std::vector<char> memory(256);
+  for (std::uint32_t size = 0; size <= 40; ++size) {
+    for (std::uint32_t differ = 0; differ <= size + 20; ++differ) {  // differ >= size: past the ends, or none
+      for (std::size_t room : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{15}, std::size_t{16},
+                               std::size_t{100}}) {
+        for (char& c : memory) c = static_cast<char>(rng());
+        char* const a = memory.data();
+        char* const b = memory.data() + 128;
+        std::copy(a, a + 64, b);
+        if (differ < 64) b[differ] = static_cast<char>(a[differ] ^ (1 << (rng() % 8)));
+        rowscan::string_ref const x{a, size};
+        rowscan::string_ref const y{b, size};
+        char const* const a_end = a + size + room;
+        char const* const b_end = b + size + room;
+        EXPECT_EQ(rowscan::bytes_equal_within(x, a_end, y, b_end), rowscan::bytes_equal(x, y))
+            << "size " << size << " differ " << differ << " room " << room;
+        EXPECT_EQ(rowscan::bytes_equal_within(x, a_end, y, b_end), differ >= size);
+        rowscan::string_ref const shorter{b, size == 0 ? 1u : size - 1};
+        EXPECT_FALSE(rowscan::bytes_equal_within(x, a_end, shorter, b_end)) << "sizes differ";
+      }
+    }
+  }
+}
+
 }  // namespace

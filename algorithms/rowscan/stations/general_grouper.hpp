@@ -46,14 +46,21 @@ class general_grouper {
   job::tally fold(char const* text, std::size_t size, station_table& running);
 
   /// fold into an empty `running`, but the lines of stations that `known` has fold into known's rows
-  /// where they are (fold_known), and only the others' names are copied into running. A piece's rows fold
-  /// into known once the piece has merged, so std::bad_alloc leaves known as it was for the piece that
-  /// ran out of memory; running starts empty, so its final merge cannot fail.
-  job::tally fold_new(char const* text, std::size_t size, station_table& known, station_table& running);
+  /// where they are (fold_known_rows), and only the others' names are copied into running. known_keys is
+  /// known's key_directory (made since known last merged). A piece's rows fold into known once the piece
+  /// has merged, so std::bad_alloc leaves known as it was for the piece that ran out of memory; running
+  /// starts empty, so its final merge cannot fail.
+  job::tally fold_new(char const* text, std::size_t size, station_table& known, key_directory const& known_keys,
+                      station_table& running);
 
  private:
-  job::tally fold_pieces(char const* text, std::size_t size, station_table* known, station_table& running);
-  job::tally fold_piece(char const* text, std::size_t size, station_table* known, station_table& block);
+  /// A table whose stations fold where they are, and its key directory.
+  struct known_table {
+    station_table& table;
+    key_directory const& directory;
+  };
+  job::tally fold_pieces(char const* text, std::size_t size, known_table const* known, station_table& running);
+  job::tally fold_piece(char const* text, std::size_t size, known_table const* known, station_table& block);
   job::bad_line describe(char const* text, std::size_t row) const;
   std::size_t drop_bad_rows(char const* text, std::size_t first_bad, job::tally& out);
 

@@ -6,6 +6,7 @@
 
 #include "rowscan/context.hpp"
 #include "rowscan/device_buffer.hpp"
+#include "rowscan/read_back.hpp"
 #include "rowscan/records.hpp"
 #include "rowscan/stations/group.hpp"
 #include "rowscan/stations/stats.hpp"
@@ -111,27 +112,69 @@ station_table merge_tables(station_table const& a, station_table const& b, conte
 /// others' rows and one grouping of all of them.
 station_table merge_all(station_table const& a, std::vector<station_table const*> const& others, context const& ctx);
 
-/// Block rows searched together in find_known: a run's rows, in key order, lie between the table's places
-/// of its first row and of the next run's, so each row's binary search covers a few thousand keys that its
-/// neighbours read too, where a search of the whole table missed the cache at each of its last steps.
-constexpr std::size_t known_search_run = 1024;
+/// The rows a bucket of key_directory holds on average: a search in find_known reads a few keys of one
+/// or two cache lines, where a binary search of the table, or of the span a run of rows shares, took a
+/// branch it could not predict at each of its steps (docs/stations.md, "A million stations").
+constexpr std::size_t known_bucket_rows = 16;
 
-/// i times a stride.
-struct times_stride {
-  std::size_t stride;
-  ROWSCAN_HD std::size_t operator()(std::size_t i) const { return i * stride; }
+/// Where a key-ordered table's keys lie by their top bits: bucket b holds the rows whose key >> shift is b,
+/// from starts[b] to starts[b + 1]. The table's keys change only when it merges, so a worker makes one
+/// for many blocks' searches (find_known). Keys are hashes, spread evenly; keys of a few bits (tests) put
+/// every row in a few buckets, which only makes the searches longer.
+struct key_directory {
+  device_buffer<row_index> starts;  ///< buckets + 1 entries: each bucket's first row, then the table's size
+  unsigned shift = 0;               ///< a key's bucket is key >> shift
+  std::size_t buckets = 0;
+  std::size_t rows = 0;  ///< the table's rows when it was made
 };
 
-/// Row i's place in the table's keys (lower_bound), searched between its run's bounds.
-struct place_in_run {
+/// Bucket b's least key.
+struct bucket_first_key {
+  unsigned shift;
+  ROWSCAN_HD std::uint64_t operator()(std::size_t b) const { return static_cast<std::uint64_t>(b) << shift; }
+};
+
+/// The directory of a key-ordered table: about one bucket per known_bucket_rows rows, over the bits up to
+/// its largest key's highest one; each bucket's first row from a lower_bound of its least key.
+inline key_directory make_key_directory(station_table const& table, context const& ctx) {
+  key_directory d;
+  d.rows = table.size();
+  if (d.rows > 0) {
+    std::uint64_t largest = 0;
+    copy_to_host(thrust::raw_pointer_cast(table.keys.data()) + (d.rows - 1), 1, &largest, ctx);
+    unsigned width = 0;  // the bits of the largest key
+    while (width < 64 && (largest >> width) != 0) ++width;
+    unsigned bucket_bits = 1;
+    while (bucket_bits < 40 && (std::size_t{1} << bucket_bits) * known_bucket_rows < d.rows) ++bucket_bits;
+    d.shift = width > bucket_bits ? width - bucket_bits : 0;
+    d.buckets = static_cast<std::size_t>(largest >> d.shift) + 1;
+  }
+  d.starts = device_buffer<row_index>(d.buckets + 1, ctx.memory());
+  auto const firsts =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), bucket_first_key{d.shift});
+  thrust::lower_bound(ctx.policy(), table.keys.begin(), table.keys.end(), firsts,
+                      firsts + static_cast<std::ptrdiff_t>(d.buckets), d.starts.begin());
+  auto const rows = static_cast<row_index>(d.rows);
+  thrust::copy_n(&rows, 1, d.starts.begin() + static_cast<std::ptrdiff_t>(d.buckets));
+  return d;
+}
+
+/// Row i's place in the table's keys (lower_bound), searched within its key's bucket; the table's size
+/// for a key past the last bucket.
+struct place_in_bucket {
   std::uint64_t const* table_keys;
+  row_index const* starts;
+  unsigned shift;
+  std::size_t buckets;
+  std::size_t table_size;
   std::uint64_t const* keys;
-  std::size_t const* run_starts;  ///< each run's first row's place, then the table's size
   ROWSCAN_HD std::size_t operator()(std::size_t i) const {
-    std::size_t const run = i / known_search_run;
-    std::uint64_t const* const first = table_keys + run_starts[run];
-    std::uint64_t const* const last = table_keys + run_starts[run + 1];
-    return static_cast<std::size_t>(thrust::lower_bound(thrust::seq, first, last, keys[i]) - table_keys);
+    std::uint64_t const key = keys[i];
+    std::uint64_t const b = key >> shift;
+    if (b >= buckets) return table_size;
+    std::uint64_t const* const first = table_keys + starts[b];
+    std::uint64_t const* const last = table_keys + starts[b + 1];
+    return static_cast<std::size_t>(thrust::lower_bound(thrust::seq, first, last, key) - table_keys);
   }
 };
 
@@ -143,12 +186,17 @@ struct known_in_table {
   std::uint64_t const* table_keys;
   std::size_t table_size;
   table_names table_name;
+  char const* table_chars_end;
   std::uint64_t const* keys;
   Names name;
+  char const* names_end;  ///< the end of the memory the rows' names lie in
   std::size_t const* at;
   ROWSCAN_HD std::uint8_t operator()(std::size_t i) const {
     std::size_t const j = at[i];
-    return j < table_size && table_keys[j] == keys[i] && bytes_equal(table_name(j), name(i)) ? 1 : 0;
+    return j < table_size && table_keys[j] == keys[i] &&
+                   bytes_equal_within(table_name(j), table_chars_end, name(i), names_end)
+               ? 1
+               : 0;
   }
 };
 
@@ -164,32 +212,29 @@ struct known_rows {
   std::size_t fresh = 0;  ///< the rows the table lacks
 };
 
-/// find_known's result for rows of keys `keys` (in key order, each a distinct station) named names(i).
+/// find_known's result for rows of keys `keys` (in key order, each a distinct station) named names(i),
+/// which lie in memory that ends at names_end: where each would be in the table (a search in its bucket
+/// of `directory`, the table's) and whether the table's row there is its station (its key and its name).
 template <class Names>
-known_rows find_known(station_table const& table, device_buffer<std::uint64_t> const& keys, Names names,
+known_rows find_known(station_table const& table, key_directory const& directory,
+                      device_buffer<std::uint64_t> const& keys, Names names, char const* names_end,
                       context const& ctx) {
   auto policy = ctx.policy();
   std::size_t const n = keys.size();
-  known_rows k;
-  std::size_t const runs = (n + known_search_run - 1) / known_search_run;
-  device_buffer<std::size_t> run_starts(runs + 1, ctx.memory());
-  auto const run_firsts = thrust::make_permutation_iterator(
-      keys.begin(),
-      thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), times_stride{known_search_run}));
-  thrust::lower_bound(policy, table.keys.begin(), table.keys.end(), run_firsts,
-                      run_firsts + static_cast<std::ptrdiff_t>(runs), run_starts.begin());
   std::size_t const table_size = table.size();
-  thrust::copy_n(&table_size, 1, run_starts.begin() + static_cast<std::ptrdiff_t>(runs));
+  known_rows k;
   k.at = device_buffer<std::size_t>(n, ctx.memory());
-  thrust::transform(policy, thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
-                    k.at.begin(),
-                    place_in_run{thrust::raw_pointer_cast(table.keys.data()), thrust::raw_pointer_cast(keys.data()),
-                                 thrust::raw_pointer_cast(run_starts.data())});
-  k.known = device_buffer<std::uint8_t>(n, ctx.memory());
   thrust::transform(
-      policy, thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n), k.known.begin(),
-      known_in_table<Names>{thrust::raw_pointer_cast(table.keys.data()), table_size, names_by_row(table),
-                            thrust::raw_pointer_cast(keys.data()), names, thrust::raw_pointer_cast(k.at.data())});
+      policy, thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n), k.at.begin(),
+      place_in_bucket{thrust::raw_pointer_cast(table.keys.data()), thrust::raw_pointer_cast(directory.starts.data()),
+                      directory.shift, directory.buckets, table_size, thrust::raw_pointer_cast(keys.data())});
+  k.known = device_buffer<std::uint8_t>(n, ctx.memory());
+  thrust::transform(policy, thrust::counting_iterator<std::size_t>(0), thrust::counting_iterator<std::size_t>(n),
+                    k.known.begin(),
+                    known_in_table<Names>{thrust::raw_pointer_cast(table.keys.data()), table_size, names_by_row(table),
+                                          thrust::raw_pointer_cast(table.names.chars.data()) + table.names.chars.size(),
+                                          thrust::raw_pointer_cast(keys.data()), names, names_end,
+                                          thrust::raw_pointer_cast(k.at.data())});
   k.fresh = static_cast<std::size_t>(thrust::count(policy, k.known.begin(), k.known.end(), std::uint8_t{0}));
   return k;
 }
@@ -215,6 +260,9 @@ inline void fold_known_rows(station_table& table, device_buffer<station_stats> c
                                   thrust::raw_pointer_cast(k.at.data()), thrust::raw_pointer_cast(k.known.data())});
 }
 
+/// The rows of `table` that find_known found new (known 0), in their order, as a table of their own.
+station_table fresh_rows_of(station_table const& table, known_rows const& k, context const& ctx);
+
 /// Group i's name: its representative row's.
 template <class Names>
 struct representative_names {
@@ -239,6 +287,9 @@ inline groups fresh_groups(groups const& g, known_rows const& k, context const& 
   return out;
 }
 
+/// The table's rows in the output order, by the unsigned bytes of their names: row order[i] is the i-th.
+device_buffer<row_index> name_order(station_table const& table, context const& ctx);
+
 /// The table in the output order: by the unsigned bytes of the names.
 station_table sorted_by_name(station_table const& table, context const& ctx);
 
@@ -248,8 +299,12 @@ void merge_into(station_table& running, station_table&& chunk, context const& ct
 /// The table's names on the host, by row.
 std::vector<std::string> host_names_by_row(station_table const& table);
 
-/// The table's rows on the host, in its order (sorted_by_name's, for the answer).
+/// The table's rows on the host, in its order.
 std::vector<station_summary> to_host_summaries(station_table const& table);
+
+/// The table's rows on the host in the output order (name_order's): to_host_summaries(sorted_by_name(table)),
+/// without the sorted table.
+std::vector<station_summary> summaries_by_name(station_table const& table, context const& ctx);
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::stations

@@ -18,7 +18,7 @@
 //         -> a bad line: general_grouper.fold(a piece from there) reports it or takes it -> again
 // and past wide_fold_up_to_stations (and on the GPU past max_dictionary_size):
 //   block -> general_grouper.fold(block) into a table of its own among the pending tables, which join
-//            the table (merge_all) once their rows number half of its stations
+//            the table (merge_all) once their rows number half of its stations (an eighth on the host)
 //
 // The worker's partial answer is its station table (table.hpp): every station of the blocks it folded,
 // in key order. Two partial answers merge with merge_tables, the same sort_by_key + reduce_by_key
@@ -86,8 +86,9 @@ class worker final : public job::block_worker {
   station_table const& partial();
   /// The partial answer in parts, none merged: returns the table and appends to `pending` the tables of
   /// general blocks that partial() would merge into it. Folds the lines set aside first (may throw
-  /// std::bad_alloc). The answer's stage merges every worker's parts at once (merge_all).
-  station_table const& unmerged_parts(std::vector<station_table const*>& pending);
+  /// std::bad_alloc). The answer's stage merges every worker's parts at once (merge_all), and may fold
+  /// other parts' stations into the table's rows: the worker folds no block after it.
+  station_table& unmerged_parts(std::vector<station_table const*>& pending);
   /// Starts from a partial answer instead of an empty table (its stations become the dictionary).
   void start_from(station_table table);
 
@@ -113,8 +114,9 @@ class worker final : public job::block_worker {
   void fold_set_aside(std::size_t block_size);
 #endif
   /// Whether pending_ should join the table now: once its rows number half the table's stations (the
-  /// GPU's, where every block is general), or on the host systems, whose fast path knows only the table's
-  /// stations, once the lines folded into it number half of the stations and its rows.
+  /// GPU's, where every block is general) or an eighth of them (the host systems' past the 32-bit fold),
+  /// or in the host systems' 32-bit fold, whose fast path knows only the table's stations, once the lines
+  /// folded into it number half of the stations and its rows.
   bool pending_due() const;
 
   /// The general path's fold of a block: into the table, or, once the table is over the fast path's
@@ -144,7 +146,10 @@ class worker final : public job::block_worker {
   std::vector<station_table> pending_;
   std::size_t pending_rows_ = 0;   ///< the rows of pending_'s tables (a station may have one in several)
   std::size_t pending_lines_ = 0;  ///< lines folded into pending_ since it last joined table_
-  std::size_t released_at_ = 0;  ///< the largest power of two the stations reached when the pool was released
+  std::size_t released_at_ = 0;    ///< the largest power of two the stations reached when the pool was released
+  /// table_'s key directory for fold_new's searches, made again once table_ has merged
+  key_directory known_keys_;
+  bool known_keys_stale_ = true;
   station_dictionary dictionary_;
 #if !ROWSCAN_HAS_CUB
   wide_station_dictionary wide_dictionary_;  ///< the table's, past max_dictionary_size stations

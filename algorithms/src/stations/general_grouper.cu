@@ -2,6 +2,7 @@
 // The general path (rowscan/stations/general_grouper.hpp): parse, check, group by name, merge.
 #include "rowscan/stations/general_grouper.hpp"
 
+#include "rowscan/error.hpp"
 #include "rowscan/job/out_of_memory.hpp"
 #include "rowscan/job/skipped_rows.hpp"
 #include "rowscan/raw.hpp"
@@ -45,11 +46,14 @@ job::tally general_grouper::fold(char const* text, std::size_t size, station_tab
   return fold_pieces(text, size, nullptr, running);
 }
 
-job::tally general_grouper::fold_new(char const* text, std::size_t size, station_table& known, station_table& running) {
-  return fold_pieces(text, size, &known, running);
+job::tally general_grouper::fold_new(char const* text, std::size_t size, station_table& known,
+                                     key_directory const& known_keys, station_table& running) {
+  ROWSCAN_EXPECTS(known_keys.rows == known.size(), "a key directory made for another table");
+  known_table const k{known, known_keys};
+  return fold_pieces(text, size, &k, running);
 }
 
-job::tally general_grouper::fold_pieces(char const* text, std::size_t size, station_table* known,
+job::tally general_grouper::fold_pieces(char const* text, std::size_t size, known_table const* known,
                                         station_table& running) {
   stage_scope stage(ctx_, "general path");
   // The pieces are all cut before the first one is merged, so that running out of memory here leaves no trace.
@@ -84,7 +88,8 @@ job::tally general_grouper::fold_pieces(char const* text, std::size_t size, stat
 }
 
 // [docs:general-group]
-job::tally general_grouper::fold_piece(char const* text, std::size_t size, station_table* known, station_table& block) {
+job::tally general_grouper::fold_piece(char const* text, std::size_t size, known_table const* known,
+                                       station_table& block) {
   std::size_t const bad = parse_records(text, size, key_mask_, parsed_, ctx_);
   if (observer_ != nullptr) observer_->parsed(text, size, parsed_, ctx_);
   job::tally out;  // merged by the caller only once the piece is merged: out of memory, its halves count again
@@ -100,15 +105,15 @@ job::tally general_grouper::fold_piece(char const* text, std::size_t size, stati
   auto readings = thrust::make_transform_iterator(parsed_.tenths.begin(), reading_stats{});
   groups g = group_by_name(parsed_.keys, names, readings, ctx_);
   if (observer_ != nullptr) observer_->grouped(parsed_.keys, g, ctx_);
-  if (known != nullptr && known->size() > 0 && g.keys.size() > 0) {
+  if (known != nullptr && known->table.size() > 0 && g.keys.size() > 0) {
     // The stations that `known` has fold into its rows, and only the others' names are copied: at a
     // million stations most of a block's stations are known, and copying their names was a tenth of the
     // run (docs/stations.md, "A million stations"). known changes only once the piece has merged.
     representative_names<record_names> const group_names{names, thrust::raw_pointer_cast(g.representative.data())};
-    known_rows const k = find_known(*known, g.keys, group_names, ctx_);
+    known_rows const k = find_known(known->table, known->directory, g.keys, group_names, text + size, ctx_);
     if (k.fresh < g.keys.size()) {
       merge_into(block, table_from_groups(fresh_groups(g, k, ctx_), names, ctx_), ctx_);
-      fold_known_rows(*known, g.stats, k, ctx_);
+      fold_known_rows(known->table, g.stats, k, ctx_);
       return out;
     }
   }

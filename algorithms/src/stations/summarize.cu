@@ -96,18 +96,37 @@ station_table merged_in_pairs(job::worker_set<worker> const& workers) {
 /// Every worker's table and pending tables (worker::unmerged_parts) merged at once, when some worker has
 /// tables pending: the largest table first, and the rows of every other table sorted and grouped with it
 /// once (merge_all). Each worker's partial() and then the merges in pairs passed over a million stations
-/// three times (docs/stations.md, "A million stations"). Without pending tables, merged_in_pairs.
+/// three times (docs/stations.md, "A million stations"). The other workers' tables share most of their
+/// stations with the largest: those fold into its rows where they are (find_known, as a worker folds a
+/// block's), and only the rest join it; sorted and grouped with it, each shared station cost a row of
+/// every array of the merge. Without pending tables, merged_in_pairs.
 station_table merged_at_once(job::worker_set<worker> const& workers, context const& ctx) {
-  std::vector<station_table const*> tables;
+  std::vector<station_table*> tables;
   std::vector<station_table const*> pending;
   for (auto const& w : workers.workers()) tables.push_back(&w->unmerged_parts(pending));
   if (pending.empty()) return merged_in_pairs(workers);
   auto const fewer_rows = [](station_table const* a, station_table const* b) { return a->size() < b->size(); };
   auto const largest = std::max_element(tables.begin(), tables.end(), fewer_rows);
-  station_table const* const first = *largest;
+  station_table& first = **largest;
   tables.erase(largest);
-  tables.insert(tables.end(), pending.begin(), pending.end());
-  return merge_all(*first, tables, ctx);
+  std::vector<station_table> fresh;  // the other tables' stations that the largest lacks
+  fresh.reserve(tables.size());
+  if (first.size() > 0) {
+    key_directory const directory = make_key_directory(first, ctx);
+    for (station_table const* t : tables) {
+      known_rows const k = find_known(first, directory, t->keys, names_by_row(*t),
+                                      thrust::raw_pointer_cast(t->names.chars.data()) + t->names.chars.size(), ctx);
+      fresh.push_back(fresh_rows_of(*t, k, ctx));
+      fold_known_rows(first, t->stats, k, ctx);
+    }
+  }
+  std::vector<station_table const*> others = pending;
+  if (first.size() > 0) {
+    for (station_table const& t : fresh) others.push_back(&t);
+  } else {
+    others.insert(others.end(), tables.begin(), tables.end());
+  }
+  return merge_all(first, others, ctx);
 }
 
 }  // namespace
@@ -161,7 +180,7 @@ summary answer_of_workers(job::worker_set<worker>& workers, summary out, std::st
     // A table's rows by name, on the host.
     auto answer_of = [&](station_table const& table, context const& on) {
       try {
-        return to_host_summaries(sorted_by_name(table, on));
+        return summaries_by_name(table, on);
       } catch (std::bad_alloc const&) {
         throw error(label + ": out of memory for the answer's " + std::to_string(table.size()) + " stations (" +
                     std::to_string(table.names.chars.size()) +

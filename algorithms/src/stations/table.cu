@@ -258,7 +258,7 @@ struct prefix_then_name_less {
   }
 };
 
-station_table sorted_by_name(station_table const& table, context const& ctx) {
+device_buffer<row_index> name_order(station_table const& table, context const& ctx) {
   auto policy = ctx.policy();
   std::size_t const n = table.size();
   table_names const names = names_by_row(table);
@@ -279,7 +279,14 @@ station_table sorted_by_name(station_table const& table, context const& ctx) {
     auto const rows = thrust::make_zip_iterator(thrust::make_tuple(prefixes.begin(), order.begin()));
     thrust::sort(policy, rows, rows + static_cast<std::ptrdiff_t>(n), prefix_then_name_less{names});
   }
+  return order;
+}
 
+station_table sorted_by_name(station_table const& table, context const& ctx) {
+  auto policy = ctx.policy();
+  std::size_t const n = table.size();
+  table_names const names = names_by_row(table);
+  device_buffer<row_index> const order = name_order(table, ctx);
   station_table sorted;
   sorted.keys = device_buffer<std::uint64_t>(n, ctx.memory());
   sorted.stats = device_buffer<station_stats>(n, ctx.memory());
@@ -288,6 +295,23 @@ station_table sorted_by_name(station_table const& table, context const& ctx) {
   sorted.names = gather_strings(names, thrust::raw_pointer_cast(order.data()), order.size(), gather_strategy::automatic,
                                 ctx);  // in row order: no name_rows
   return sorted;
+}
+
+station_table fresh_rows_of(station_table const& table, known_rows const& k, context const& ctx) {
+  auto policy = ctx.policy();
+  device_buffer<row_index> rows(k.fresh, ctx.memory());
+  thrust::copy_if(policy, thrust::counting_iterator<row_index>(0),
+                  thrust::counting_iterator<row_index>(static_cast<row_index>(table.size())), k.known.begin(),
+                  rows.begin(), is_clear{});
+  station_table out;
+  out.keys = device_buffer<std::uint64_t>(k.fresh, ctx.memory());
+  out.stats = device_buffer<station_stats>(k.fresh, ctx.memory());
+  thrust::gather(policy, rows.begin(), rows.end(), table.keys.begin(), out.keys.begin());
+  thrust::gather(policy, rows.begin(), rows.end(), table.stats.begin(), out.stats.begin());
+  out.names = gather_strings(names_by_row(table), thrust::raw_pointer_cast(rows.data()), rows.size(),
+                             gather_strategy::automatic, ctx);
+  out.names_compared = table.names_compared;
+  return out;
 }
 
 void merge_into(station_table& running, station_table&& chunk, context const& ctx) {
@@ -329,7 +353,10 @@ T const* readable_on_host(device_buffer<T> const& from, thrust::host_vector<T>& 
 
 }  // namespace
 
-std::vector<station_summary> to_host_summaries(station_table const& table) {
+namespace {
+
+/// The table's rows on the host, row order[i] the i-th (order nullptr: row i).
+std::vector<station_summary> host_summaries(station_table const& table, row_index const* order) {
   // Each summary's name is made from the names' bytes: a vector of the names as strings first, moved
   // into the summaries, was a third of the answer's stage at a million stations.
   std::size_t const n = table.size();
@@ -344,12 +371,26 @@ std::vector<station_summary> to_host_summaries(station_table const& table) {
       table.name_rows.empty() ? nullptr : readable_on_host(table.name_rows, name_rows_copy);
   std::vector<station_summary> out;
   out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t const i = order == nullptr ? k : order[k];
     std::size_t const r = name_rows == nullptr ? i : name_rows[i];
     out.push_back({std::string(chars + offsets[r], static_cast<std::size_t>(offsets[r + 1] - offsets[r])), stats[i].min,
                    stats[i].max, stats[i].sum, stats[i].count});
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<station_summary> to_host_summaries(station_table const& table) { return host_summaries(table, nullptr); }
+
+std::vector<station_summary> summaries_by_name(station_table const& table, context const& ctx) {
+  // The rows are read in name order where they are: a table sorted by name first gathered every key,
+  // stats and name into fresh arrays that the summaries read once (docs/stations.md, "A million
+  // stations").
+  device_buffer<row_index> const order = name_order(table, ctx);
+  thrust::host_vector<row_index> order_copy;
+  return host_summaries(table, readable_on_host(order, order_copy));
 }
 
 ROWSCAN_SYSTEM_END
