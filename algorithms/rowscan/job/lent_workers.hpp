@@ -26,8 +26,12 @@ class lent_workers final : public system_lanes<lent_group<Partial>> {
   /// A worker per device of worker_devices(options), each made by make(ctx) (worker_set), into a report that
   /// holds the run's chunk size and stage names; layout: how the workload cuts the input for them.
   template <class MakeWorker>
-  lent_workers(job_options const& options, Partial report, block_layout const& layout, MakeWorker make, answer_of answer)
-      : device_(current_device()), answer_(std::move(answer)), report_(std::move(report)), workers_(options, report_, make) {
+  lent_workers(job_options const& options, Partial report, block_layout const& layout, MakeWorker make,
+               answer_of answer)
+      : device_(current_device()),
+        answer_(std::move(answer)),
+        report_(std::move(report)),
+        workers_(options, report_, make) {
     this->lend(workers_.slots(), layout, report_.chunk_size);
   }
   /// The workers go with the GPU that was current when they were made (a lent group may be made on
@@ -56,8 +60,9 @@ class lent_workers final : public system_lanes<lent_group<Partial>> {
 
 /// lent_workers as the run takes them.
 template <class Worker, class Partial, class MakeWorker>
-std::unique_ptr<lent_group<Partial>> lend_workers(job_options const& options, Partial report, block_layout const& layout,
-                                                  MakeWorker make, typename lent_workers<Worker, Partial>::answer_of answer) {
+std::unique_ptr<lent_group<Partial>> lend_workers(job_options const& options, Partial report,
+                                                  block_layout const& layout, MakeWorker make,
+                                                  typename lent_workers<Worker, Partial>::answer_of answer) {
   return std::make_unique<lent_workers<Worker, Partial>>(options, std::move(report), layout, make, std::move(answer));
 }
 

@@ -33,7 +33,7 @@ struct fold_place {
   std::size_t chunk_size;    ///< the run's, for the out-of-memory advice
   std::size_t padding;       ///< readable bytes a worker needs after a text
   std::size_t batch_bytes;   ///< the most a GPU's batch takes: its device slot
-  lockable_memory* ring;     ///< the reader's ring, when a GPU must lock it (a shared run); null: it is pinned
+  lockable_memory* ring;     ///< the reader's ring, when a GPU must lock it (a run a GPU joins); null: it is pinned
 };
 
 /// The workers an engine lends a run, as lanes of its queue, and what the driver must ask of their system.
