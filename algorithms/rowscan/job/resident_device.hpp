@@ -39,7 +39,7 @@ void drop_from_device(int fd);
 
 /// The driver's run of one input over the device copy of the memory file on fd, from fd's offset: the same tallies, merged in
 /// input order, the same errors and report, the blocks folded where they lie. False when fd has no copy, or
-/// the run cannot fold it there (a shared run, quoted records, a line that may be longer than the workload
+/// the run cannot fold it there (a run a GPU joins, quoted records, a line that may be longer than the workload
 /// carries, a worker on another GPU, a block with no line end): the memory file then holds every byte of the
 /// copy, and run_blocks reads fd.
 bool run_resident(int fd, std::string const& label, job_options const& options, block_layout const& layout,

@@ -78,7 +78,7 @@ tally fold_block(worker_slot const& slot, char const* text, std::size_t size, st
 namespace {
 
 #if ROWSCAN_HAS_CUB
-/// Page-locks a block of a shared run's ring for every GPU (portable), so that copies from it run at the
+/// Page-locks a block of the ring of a run a GPU joins, for every GPU (portable), so that copies from it run at the
 /// bus's speed; false if the system refuses (it is then copied from as plain memory, more slowly).
 bool lock_for_gpus(void* p, std::size_t bytes) {
   cudaError_t const e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
