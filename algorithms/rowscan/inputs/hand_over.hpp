@@ -59,7 +59,7 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
   joining.make = [&]() -> job::lane_group const& {
     if (how.get_ready) how.get_ready();  // the GPUs' contexts: the start-up the host's workers hide
     taker = work.lend(*work.on, options);
-    return *taker;
+    return taker->lanes();
   };
   // A GPU that joins takes the ready blocks filling its device slot (64 MiB: 16 of the host's 4 MiB blocks)
   // and holds them until their copy lands, while it gathers the next slot's.
@@ -68,15 +68,15 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
   joining.join_after_blocks = how.join_after_blocks;  // a forced split: the driver waits there for the taker
 
   std::string label;
+  bool ended_by_a_piece = false;  // its error is kept in its tally, and the run's answer is not wanted
   try {
-    label = job::run_blocks(pieces, host_options, *host, host->report(), &joining);
+    label = job::run_blocks(pieces, host_options, host->lanes(), host->report(), &joining);
   } catch (...) {
-    // A piece's error is kept in its tally, and the run's answer is not wanted; any other is the run's.
-    if (!pieces.failed(std::current_exception())) throw;
-    tally = pieces.merged();
-    return work.empty;
+    if (!pieces.failed(std::current_exception())) throw;  // not a piece's: the run's own
+    ended_by_a_piece = true;
   }
   tally = pieces.merged();
+  if (ended_by_a_piece) return work.empty;
   Summary answer = host->answer(label);
   if (taker) answer = work.merge(std::move(answer), taker->answer(label));
   if (joining.joined_at >= 0) answer.times.add("taker joined at", joining.joined_at);

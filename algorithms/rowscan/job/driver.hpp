@@ -85,69 +85,35 @@ std::size_t chosen_chunk_size(job_options const& options, chunk_limits const& li
 /// device's context), with the options' allocation limit, observed by report.times under --stats.
 context start_context(job_options const& options, run_report& report);
 
-/// A lane for each worker (a GPU's, or a host worker's), made on the worker's thread with its GPU current
-/// (the GPU current now, for a worker without one of its own).
-std::vector<lane_maker> lanes_for(std::vector<worker_slot> const& workers, fold_place const& place);
-
-/// Whether this system's workers are GPUs.
-bool folds_on_gpu();
-
-/// This system's memory in use now, by every process (device memory under CUDA).
-std::size_t memory_in_use();
-
-/// This system's readers' memory: page-locked under CUDA (copies from it run at the link's speed), plain on the host.
-io::block_memory reader_memory();
-
-/// Whether a session keeps a copy of the memory file on fd in this system's device memory, and the run of
-/// one input over it (resident_device.hpp: kept_on_device, run_resident; declared here for system_lanes).
-bool holds_device_copy(int fd);
-bool run_on_device_copy(int fd, std::string const& label, job_options const& options, block_layout const& layout,
-                        std::vector<worker_slot> const& workers, run_report& report);
-
-/// The --stats stage of handing a block over on this system ("copy to device", "waiting for a worker").
-char const* hand_over_stage_name();
-
-/// This system's workers as a lane group of a run (rowscan/job/run_blocks.hpp), Group being job::lane_group
-/// or a type made from it (lent_workers.hpp's lent_group). lend() says which workers, before the run.
-template <class Group>
-class system_lanes : public Group {
+/// This system's workers as a lane group of a run (rowscan/job/run_blocks.hpp): a GPU worker's lane copies
+/// the ready blocks that fill a device slot, a host worker's folds one block where it lies; the readers'
+/// memory is page-locked under CUDA; a session's copy kept in device memory is folded where it lies
+/// (resident_device.hpp).
+class system_lanes final : public lane_group {
  public:
   /// The workers (which outlive this), how the workload cuts the input for them, and the run's chunk size.
-  void lend(std::vector<worker_slot> const& workers, block_layout const& layout, std::size_t chunk_size) {
-    workers_ = &workers;
-    layout_ = layout;
-    chunk_size_ = chunk_size;
-  }
+  system_lanes(std::vector<worker_slot> const& workers, block_layout const& layout, std::size_t chunk_size)
+      : workers_(workers), layout_(layout), chunk_size_(chunk_size) {}
 
-  bool on_gpu() const override { return folds_on_gpu(); }
+  bool on_gpu() const override;
   block_layout const& layout() const override { return layout_; }
   std::size_t chunk_size() const override { return chunk_size_; }
-  std::size_t workers() const override { return workers_->size(); }
-  std::vector<lane_maker> lanes(fold_place const& place) const override { return lanes_for(*workers_, place); }
-  block_worker const& first_worker() const override { return *workers_->front().worker; }
-  io::block_memory ring_memory() const override { return reader_memory(); }
-  std::size_t memory_in_use() const override { return job::memory_in_use(); }
+  std::size_t workers() const override { return workers_.size(); }
+  std::vector<lane_maker> lanes(fold_place const& place) const override;
+  block_worker const& first_worker() const override { return *workers_.front().worker; }
+  io::block_memory ring_memory() const override;
+  std::size_t memory_in_use() const override;
   std::size_t pool_peak_bytes() const override;
-  char const* hand_over_stage() const override { return hand_over_stage_name(); }
-  bool holds_copy(int fd) const override { return holds_device_copy(fd); }
+  char const* hand_over_stage() const override;
+  bool holds_copy(int fd) const override;
   bool fold_copy(int fd, std::string const& label, job_options const& options, block_layout const& layout,
-                 run_report& report) const override {
-    return run_on_device_copy(fd, label, options, layout, *workers_, report);
-  }
+                 run_report& report) const override;
 
  private:
-  std::vector<worker_slot> const* workers_ = nullptr;
-  block_layout layout_{};
-  std::size_t chunk_size_ = 0;
+  std::vector<worker_slot> const& workers_;
+  block_layout layout_;
+  std::size_t chunk_size_;
 };
-
-/// The largest memory the first worker's pool held at once.
-std::size_t pool_peak_bytes(worker_slot const& slot);
-
-template <class Group>
-std::size_t system_lanes<Group>::pool_peak_bytes() const {
-  return job::pool_peak_bytes(workers_->front());
-}
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::job

@@ -15,10 +15,13 @@
 
 namespace rowscan::job {
 
-/// A lane group whose workers hold a workload's partial answers (Partial: a job::run_report).
+/// An engine's workers lent to a run, whose partial answers are the workload's (Partial: a job::run_report).
 template <class Partial>
-class lent_group : public lane_group {
+class lent_group {
  public:
+  virtual ~lent_group() = default;
+  /// The workers as the driver takes them.
+  virtual lane_group const& lanes() const = 0;
   /// The report the run adds to when this group's run drives it (bytes, lines, shares, stage times).
   virtual Partial& report() = 0;
   /// Once the run is over (label: its last input's, for errors): the workers' partial answers merged,
@@ -29,7 +32,7 @@ class lent_group : public lane_group {
 /// The run of `inputs` with one group, and its answer.
 template <class Partial>
 Partial run_lent(input_sequence& inputs, job_options const& options, lent_group<Partial>& group) {
-  std::string const label = run_blocks(inputs, options, group, group.report());
+  std::string const label = run_blocks(inputs, options, group.lanes(), group.report());
   return group.answer(label);
 }
 

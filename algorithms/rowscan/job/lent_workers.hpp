@@ -18,7 +18,7 @@ namespace rowscan::job {
 ROWSCAN_SYSTEM_BEGIN
 
 template <class Worker, class Partial>
-class lent_workers final : public system_lanes<lent_group<Partial>> {
+class lent_workers final : public lent_group<Partial> {
  public:
   /// The workload's answer of its workers after the run: their partial answers merged into `report`.
   using answer_of = std::function<Partial(worker_set<Worker>& workers, Partial report, std::string const& label)>;
@@ -31,9 +31,8 @@ class lent_workers final : public system_lanes<lent_group<Partial>> {
       : device_(current_device()),
         answer_(std::move(answer)),
         report_(std::move(report)),
-        workers_(options, report_, make) {
-    this->lend(workers_.slots(), layout, report_.chunk_size);
-  }
+        workers_(options, report_, make),
+        lanes_(workers_.slots(), layout, report_.chunk_size) {}
   /// The workers go with the GPU that was current when they were made (a lent group may be made on
   /// another thread than the one that lets it go).
   ~lent_workers() override {
@@ -45,6 +44,7 @@ class lent_workers final : public system_lanes<lent_group<Partial>> {
   lent_workers(lent_workers const&) = delete;
   lent_workers& operator=(lent_workers const&) = delete;
 
+  lane_group const& lanes() const override { return lanes_; }
   Partial& report() override { return report_; }
   Partial answer(std::string const& label) override {
     use_device(device_);
@@ -56,6 +56,7 @@ class lent_workers final : public system_lanes<lent_group<Partial>> {
   answer_of answer_;  // before the workers: what it holds (state the workers point to) goes after them
   Partial report_;
   worker_set<Worker> workers_;
+  system_lanes lanes_;
 };
 
 /// lent_workers as the run takes them.

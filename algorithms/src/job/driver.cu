@@ -180,8 +180,8 @@ class host_lane final : public block_lane {
 };
 #endif
 
-}  // namespace
-
+/// A lane for each worker, made on the worker's thread with its GPU current (the GPU current now, for a
+/// worker without one of its own).
 std::vector<lane_maker> lanes_for(std::vector<worker_slot> const& workers, fold_place const& place) {
   int const current = current_device();
   std::vector<lane_maker> lanes;
@@ -197,6 +197,8 @@ std::vector<lane_maker> lanes_for(std::vector<worker_slot> const& workers, fold_
   }
   return lanes;
 }
+
+}  // namespace
 
 
 #if ROWSCAN_HAS_CUB
@@ -286,25 +288,27 @@ context start_context(job_options const& options, run_report& report) {
   return ctx;
 }
 
-bool folds_on_gpu() { return ROWSCAN_HAS_CUB; }
+bool system_lanes::on_gpu() const { return ROWSCAN_HAS_CUB; }
 
-std::size_t memory_in_use() {
+std::vector<lane_maker> system_lanes::lanes(fold_place const& place) const { return lanes_for(workers_, place); }
+
+io::block_memory system_lanes::ring_memory() const { return {io::allocate_pinned, io::free_pinned}; }
+
+std::size_t system_lanes::memory_in_use() const {
   memory_info const m = device_memory_info();
   return m.total_bytes - m.free_bytes;
 }
 
-io::block_memory reader_memory() { return {io::allocate_pinned, io::free_pinned}; }
+std::size_t system_lanes::pool_peak_bytes() const { return workers_.front().ctx->pool().peak_large_bytes_held(); }
 
-bool holds_device_copy(int fd) { return kept_on_device(fd); }
+char const* system_lanes::hand_over_stage() const { return job::hand_over_stage; }
 
-bool run_on_device_copy(int fd, std::string const& label, job_options const& options, block_layout const& layout,
-                        std::vector<worker_slot> const& workers, run_report& report) {
-  return run_resident(fd, label, options, layout, workers, report);
+bool system_lanes::holds_copy(int fd) const { return kept_on_device(fd); }
+
+bool system_lanes::fold_copy(int fd, std::string const& label, job_options const& options, block_layout const& layout,
+                             run_report& report) const {
+  return run_resident(fd, label, options, layout, workers_, report);
 }
-
-char const* hand_over_stage_name() { return hand_over_stage; }
-
-std::size_t pool_peak_bytes(worker_slot const& slot) { return slot.ctx->pool().peak_large_bytes_held(); }
 
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan::job
