@@ -387,16 +387,22 @@ TEST(ChunkedReader, MappedFilesGiveTheChunksOfCopiedOnes) {
   }
 }
 
+/// Windows of page-sized blocks (4096 bytes), `blocks` to a window, a 128-byte lead and 16 bytes of padding.
+rowscan::io::window_layout page_blocks(std::size_t blocks) {
+  rowscan::io::window_layout layout;
+  layout.block_size = 4096;
+  layout.blocks_per_window = blocks;
+  layout.lead = 128;
+  layout.padding = 16;
+  return layout;
+}
+
 TEST(MappedWindows, BlocksShareAWindowThatGoesOnceTheyAreBackAndTheReaderIsPast) {
   std::string const text = random_lines(27, 41000, 40, true);  // 10 blocks and a few bytes
   ASSERT_GT(text.size(), std::size_t{10} * 4096);
   ASSERT_LT(text.size(), std::size_t{12} * 4096);  // window 2 ends at the file's end
   support::temp_input input(text);
-  rowscan::io::window_layout layout;
-  layout.block_size = 4096;
-  layout.blocks_per_window = 4;
-  layout.lead = 128;
-  layout.padding = 16;
+  rowscan::io::window_layout const layout = page_blocks(4);
   rowscan::io::mapped_windows windows(input.fd(), "input.txt", text.size(), layout);
   auto expect_bytes = [&](char const* view, std::uint64_t offset, std::size_t size) {
     EXPECT_EQ(std::string(view, size), text.substr(offset, size)) << "offset " << offset;
@@ -446,11 +452,7 @@ TEST(MappedWindows, AFilesLastBlockIsAViewWithReadablePaddingWhereverTheFileEnds
     std::string text(size, 'x');
     for (std::size_t i = 9; i < size; i += 10) text[i] = '\n';
     support::temp_input input(text);
-    rowscan::io::window_layout layout;
-    layout.block_size = 4096;
-    layout.blocks_per_window = 2;
-    layout.lead = 128;
-    layout.padding = 16;
+    rowscan::io::window_layout const layout = page_blocks(2);
     rowscan::io::mapped_windows windows(input.fd(), "input.txt", text.size(), layout);
     std::uint64_t const last_block = (size - 1) / 4096;
     std::uint64_t const offset = last_block * 4096;
