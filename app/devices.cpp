@@ -84,7 +84,10 @@ std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& ar
                                                    job::job_options const& options) {
   inputs::hand_over how;
   how.host = host_engine();
-  how.host_workers = std::min(job::host_worker_count(), job::max_host_workers_beside_gpus);
+  // Relieved once a GPU takes part, the host's workers may take every core while the GPUs start.
+  how.taker_relieves_host = job::gpus_relieve_host_workers();
+  how.host_workers = how.taker_relieves_host ? job::host_worker_count()
+                                             : std::min(job::host_worker_count(), job::max_host_workers_beside_gpus);
   auto const choice = device_choice_option(args);
   // cudaSetDevice makes the device's context (CUDA 12 and later): the start-up the host workers hide.
   // Several GPUs (options.gpus) start side by side, the first of them current after; making one
@@ -102,7 +105,8 @@ std::optional<inputs::hand_over> hand_over_choice(cxxopts::ParseResult const& ar
     how.join_after_blocks = static_cast<std::size_t>(parse_whole_number("gpu-joins-after", *text, 0, UINT64_MAX));
     return how;
   }
-  bool const both = choice.kind == job::device_choice::cpu_and_gpu;
+  bool const both = choice.kind == job::device_choice::cpu_and_gpu ||
+                    (choice.kind == job::device_choice::automatic && job::auto_starts_on_the_host);
   if (taker.on_gpu() && how.host != nullptr && both && ranks::count() == 1) return how;
   if (taker.on_gpu()) get_gpu_ready();  // no hand-over: the GPU alone, from now
   return std::nullopt;

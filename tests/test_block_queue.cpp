@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -141,6 +142,7 @@ std::string random_text(std::mt19937& random, std::size_t lines, unsigned bad_ev
 struct crew {
   std::vector<lane_maker> at_start;
   std::vector<std::pair<std::size_t, lane_maker>> later;  // joins once this many blocks were pushed
+  bool later_relieves = false;  // a later worker relieves those before it (block_queue::join's `relieve`)
 };
 
 /// A reader of blocks of block_size (lines of at most 64 bytes carried) that lends `held` blocks at once.
@@ -175,7 +177,7 @@ tally queued_fold(std::string const& text, std::size_t block_size, crew const& w
     rowscan::io::text_chunk block{};
     auto join_due = [&] {
       for (auto const& [after, make] : workers.later) {
-        if (after == pushed) queue.join({make});
+        if (after == pushed) queue.join({make}, workers.later_relieves);
       }
     };
     join_due();
@@ -258,6 +260,69 @@ TEST(BlockQueue, AWorkerThatCannotStartStopsTheRunWithItsError) {
     FAIL() << "the run should stop with the lane's error";
   } catch (std::runtime_error const& e) {
     EXPECT_STREQ(e.what(), "no device slot");
+  }
+}
+
+/// The blocks each kind of lane took, by their index in the run, in the order the lanes started them.
+struct taken_log {
+  std::mutex mutex;
+  std::vector<std::size_t> by_host;
+  std::vector<std::size_t> by_gpu;
+};
+
+/// A lane that records the blocks it takes, then does what `inner` does.
+class logged_lane final : public block_lane {
+ public:
+  logged_lane(std::unique_ptr<block_lane> inner, taken_log& log) : inner_(std::move(inner)), log_(log) {}
+  std::size_t depth() const override { return inner_->depth(); }
+  std::size_t batch_bytes() const override { return inner_->batch_bytes(); }
+  bool on_gpu() const override { return inner_->on_gpu(); }
+  void start(block_batch& batch) override {
+    {
+      std::lock_guard<std::mutex> lock(log_.mutex);
+      for (auto const& b : batch.blocks) (on_gpu() ? log_.by_gpu : log_.by_host).push_back(b.index);
+    }
+    inner_->start(batch);
+  }
+  bool land(block_batch const& batch) override { return inner_->land(batch); }
+  tally fold(block_batch const& batch, rowscan::job::batch_run const& run) override { return inner_->fold(batch, run); }
+
+ private:
+  std::unique_ptr<block_lane> inner_;
+  taken_log& log_;
+};
+
+lane_maker logged(lane_maker inner, taken_log& log) {
+  return [inner, &log]() -> std::unique_ptr<block_lane> { return std::make_unique<logged_lane>(inner(), log); };
+}
+
+// A GPU that joins the host's workers relieves them (their cores are its reader's): once it has taken its
+// first batch they take nothing more, and it folds the rest. Blocks are taken from the front of the queue,
+// so every block a host worker took is before the GPU's first; the tally is the scalar walk's whatever the
+// split. Without the relief the host workers keep taking blocks to the end.
+TEST(BlockQueue, AGroupThatRelievesTheFirstLeavesItNoBlockAfterItsFirstBatch) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 random(seed);
+    bool const skip = random() % 2 == 0;
+    std::string const text = random_text(random, 3000 + random() % 3000, skip ? 9 : 0);
+    std::size_t const block_size = 64 + random() % 256;
+    std::size_t const after = random() % 12;
+    taken_log log;
+    crew workers;
+    for (std::size_t i = 0, n = 1 + random() % 3; i < n; ++i) workers.at_start.push_back(logged(maker(false, skip, 0), log));
+    workers.later.push_back({after, logged(maker(true, skip, block_size * (1 + random() % 4)), log)});
+    workers.later_relieves = true;
+    std::string const where = "seed " + std::to_string(seed) + ", block " + std::to_string(block_size) + ", " +
+                              std::to_string(workers.at_start.size()) + " host workers, GPU joining after " +
+                              std::to_string(after) + " blocks, skip " + std::to_string(skip);
+    tally const want = scalar_fold(text.data(), text.size(), skip);
+    expect_same(queued_fold(text, block_size, workers), want, where);
+    if (want.stop) continue;  // the run stopped early: the GPU may have taken nothing
+    ASSERT_FALSE(log.by_gpu.empty()) << where;
+    std::size_t const first_of_gpu = *std::min_element(log.by_gpu.begin(), log.by_gpu.end());
+    for (std::size_t const index : log.by_host) {
+      EXPECT_LT(index, first_of_gpu) << where << ": a host worker took a block after the GPU's first";
+    }
   }
 }
 

@@ -2,10 +2,12 @@
 // rowscan/inputs/hand_over.hpp: every processor on one queue (--devices cpu+gpu). One run of the job driver
 // reads the share's pieces: the host's workers are lent to it at once, and fold while the GPUs start; when
 // their contexts are made, on a thread of the run's, the GPUs' workers join the same queue
-// (job::joining_group), and every worker takes the next blocks whenever it is free, to the end.
+// (job::joining_group) and relieve the host's workers, whose cores the GPUs' reader needs
+// (job::gpus_relieve_host_workers says why).
 //
 //   host engine's workers (lent: job/lent_group.hpp) --one run, this thread--> reads the pieces in input order
 //   GPU engine's workers (made on the run's joining thread, once get_ready returns) --join--> the same queue
+//       --their first batch--> the host's workers finish the block they hold and take no more
 //   then: the two groups' answers merged (the merge is commutative); the tally is the run's, in input order
 //
 // So the answer, every error position and --skip-invalid's report are those of one run, whatever the
@@ -37,6 +39,8 @@ struct hand_over {
   /// Testing: the taker joins only once this many blocks were handed out (or the input ended), so a
   /// test can force a split; 0: as soon as it is ready.
   std::size_t join_after_blocks = 0;
+  /// Whether the taker's workers relieve the host's once they take part (job::joining_group::relieves_first).
+  bool taker_relieves_host = true;
   /// Makes the taker ready (the GPUs' contexts), while the host's workers fold; nothing for the cpu build.
   std::function<void()> get_ready;
 };
@@ -66,6 +70,7 @@ Summary fold_handing_over(std::vector<input_source> const& sources, std::vector<
   std::size_t constexpr blocks_a_gpu_holds = 32;
   joining.blocks = work.on->on_gpu() ? blocks_a_gpu_holds : 0;
   joining.join_after_blocks = how.join_after_blocks;  // a forced split: the driver waits there for the taker
+  joining.relieves_first = how.taker_relieves_host;
 
   std::string label;
   bool ended_by_a_piece = false;  // its error is kept in its tally, and the run's answer is not wanted

@@ -126,7 +126,10 @@ class block_queue {
 
   /// Starts a worker for each lane (each on a thread of its own, the lane made there), also while
   /// blocks are pushed. If the system refuses a thread, the run stops and finish() throws rowscan::error.
-  void join(std::vector<lane_maker> const& lanes);
+  /// With `relieve`, the workers that joined before these take no block after the first that one of these
+  /// takes: they finish what they hold and end, and these fold the rest (a GPU relieving the host's cores,
+  /// which its reader needs: docs/performance.md, "Every processor on one queue").
+  void join(std::vector<lane_maker> const& lanes, bool relieve = false);
 
   /// The blocks pushed from now on are those of the run's next input, read by `reader` (which gets them
   /// back, and must live until that input is done or the queue finished); file_base: where the reader
@@ -159,7 +162,8 @@ class block_queue {
 
   void stop();
   void run(worker& w);
-  bool take(std::size_t batch_bytes, bool one_block, block_batch& batch);
+  bool take(worker const& w, std::size_t batch_bytes, bool one_block, block_batch& batch);
+  bool relieved(worker const& w) const;
   std::size_t ready_bytes() const;
   bool no_block_coming() const;
   std::vector<input_tally> pop_done();
@@ -185,6 +189,9 @@ class block_queue {
   std::size_t max_lent_;
   std::chrono::steady_clock::time_point run_start_;
   std::vector<std::unique_ptr<worker>> workers_;
+  std::size_t joins_ = 0;                  // join() calls so far: a worker's group is its join's number
+  std::size_t relieving_group_ = 0;        // a group that relieves those before it, once it takes a block (0: none)
+  std::size_t relieved_below_ = 0;         // workers of groups before this one take no more blocks
   mutable std::mutex mutex_;
   std::condition_variable ready_changed_;  // a block was pushed, or the input ended
   std::condition_variable lent_changed_;   // blocks went back to the reader

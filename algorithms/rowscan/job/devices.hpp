@@ -68,10 +68,24 @@ constexpr std::uint64_t small_input_bytes(unsigned host_workers) {
   return host_bytes_per_worker_while_a_gpu_starts * host_workers;
 }
 
-/// The most host workers beside the GPUs on one queue (--devices cpu+gpu, inputs/hand_over.hpp). More
-/// take cores that the GPUs' start-up and their reader threads need, and made the run slower
-/// (docs/performance.md, "Every processor on one queue"; docs/data/hand-over-h100.csv).
+/// Whether the GPUs that join the host's workers on one queue (--devices cpu+gpu, inputs/hand_over.hpp)
+/// relieve them: every host worker folds while the GPUs start, and takes no block once a GPU has taken
+/// its first. A GPU is fed by reader threads that copy the file at the rate of the host's memory, and
+/// needs every core for it: host workers beside it held 4 of the 16 cores and made the run 1.4x slower
+/// than the GPU alone, while a core folds 0.4 GB/s against the GPU's 20 (docs/performance.md, "Every
+/// processor on one queue"; docs/data/hand-over-h100.csv). ROWSCAN_HAND_OVER=keep keeps
+/// max_host_workers_beside_gpus of them to the end instead, for comparisons.
+bool gpus_relieve_host_workers();
+
+/// Host workers beside the GPUs to the end of a run (ROWSCAN_HAND_OVER=keep): more took cores that the
+/// GPUs' start-up and their reader threads need, and made the run slower (docs/data/hand-over-h100.csv).
 constexpr unsigned max_host_workers_beside_gpus = 4;
+
+/// Whether --devices auto, on a machine with a usable GPU and an input larger than small_input_bytes, runs
+/// as cpu+gpu does (the host's workers from the start, the GPUs relieving them once ready) rather than on
+/// the GPUs alone: the faster of the two, measured on the GPU machines (docs/performance.md, "Which
+/// processor runs a job").
+constexpr bool auto_starts_on_the_host = true;
 
 /// Records this process's rank among those of its node (MPI's node-local rank): default_gpu is then
 /// GPU local_rank % (the node's GPUs). Touches no device.

@@ -85,6 +85,9 @@ struct joining_group {
   /// Testing (--gpu-joins-after K): the driver holds after its K-th block until the group has joined (or
   /// failed), so that it takes part whatever the timing; 0: no hold.
   std::size_t join_after_blocks = 0;
+  /// Whether the first group's workers stop taking blocks once this group has taken its first: they
+  /// then hold cores that this group's reader needs (block_queue::join's `relieve`).
+  bool relieves_first = false;
   /// Set by the run: seconds from its start to the join; negative if the group did not join.
   double joined_at = -1;
 };

@@ -10,8 +10,9 @@
 namespace rowscan::job {
 
 struct block_queue::worker {
-  explicit worker(lane_maker m) : make(std::move(m)) {}
+  worker(lane_maker m, std::size_t g) : make(std::move(m)), group(g) {}
   lane_maker make;
+  std::size_t group;  ///< the number of the join() that started it (1 for the first)
   worker_share share;
   std::chrono::steady_clock::time_point first_fold;
   std::thread thread;
@@ -22,10 +23,12 @@ block_queue::block_queue(std::size_t max_lent, std::chrono::steady_clock::time_p
 
 block_queue::~block_queue() { stop(); }
 
-void block_queue::join(std::vector<lane_maker> const& lanes) {
+void block_queue::join(std::vector<lane_maker> const& lanes, bool relieve) {
   std::lock_guard<std::mutex> lock(mutex_);
+  ++joins_;
+  if (relieve) relieving_group_ = joins_;
   for (lane_maker const& make : lanes) {
-    workers_.push_back(std::make_unique<worker>(make));
+    workers_.push_back(std::make_unique<worker>(make, joins_));
     worker& w = *workers_.back();
     try {
       w.thread = std::thread([this, &w] { run(w); });
@@ -161,6 +164,8 @@ std::vector<batch_run> runs_of(block_batch const& batch) {
 /// - A one-block worker (a host worker) takes a block only while no GPU is waiting for blocks: a core
 ///   folds a block 50-100 times slower than a GPU, so it takes only what the GPUs leave (all of it
 ///   before they join, and whatever the reader gets ahead of them after).
+/// - A worker whose group a later group relieves (join's `relieve`) takes nothing once that group has
+///   taken its first batch.
 /// The bytes of the ready blocks (under mutex_).
 std::size_t block_queue::ready_bytes() const {
   std::size_t n = 0;
@@ -173,20 +178,25 @@ std::size_t block_queue::ready_bytes() const {
 /// kept on the device), so what is ready must be taken.
 bool block_queue::no_block_coming() const { return !inputs_.empty() && inputs_.back().ended; }
 
-bool block_queue::take(std::size_t batch_bytes, bool one_block, block_batch& batch) {
+/// Whether w's group was relieved by a later one (under mutex_).
+bool block_queue::relieved(worker const& w) const { return w.group < relieved_below_; }
+
+bool block_queue::take(worker const& w, std::size_t batch_bytes, bool one_block, block_batch& batch) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (one_block) {
-    ready_changed_.wait(lock, [&] { return ended_ || stopped_ || (!ready_.empty() && gpus_waiting_ == 0); });
+    ready_changed_.wait(lock, [&] {
+      return ended_ || stopped_ || relieved(w) || (!ready_.empty() && gpus_waiting_ == 0);
+    });
   } else {
     ++gpus_waiting_;
     ready_changed_.wait(lock, [&] {
-      if (ended_ || stopped_) return true;
+      if (ended_ || stopped_ || relieved(w)) return true;
       return !ready_.empty() && (lent_ >= max_lent_ || ready_bytes() >= batch_bytes / 2 || no_block_coming());
     });
     --gpus_waiting_;
     if (gpus_waiting_ == 0) ready_changed_.notify_all();  // host workers may take again
   }
-  if (ready_.empty()) return false;
+  if (ready_.empty() || relieved(w)) return false;
   batch = block_batch{};
   std::size_t bytes = 0;
   do {
@@ -194,6 +204,10 @@ bool block_queue::take(std::size_t batch_bytes, bool one_block, block_batch& bat
     batch.blocks.push_back(ready_.front());
     ready_.pop_front();
   } while (!one_block && !ready_.empty() && bytes + ready_.front().size <= batch_bytes);
+  if (w.group == relieving_group_ && relieved_below_ < w.group) {
+    relieved_below_ = w.group;  // its lane works: the groups before it finish what they hold
+    ready_changed_.notify_all();
+  }
   return true;
 }
 
@@ -321,7 +335,7 @@ void block_queue::run(worker& w) {
         if (!b.returned && lane->land(b)) give_back(b);
       }
       block_batch next;
-      if (take(lane->batch_bytes(), one_block, next)) {
+      if (take(w, lane->batch_bytes(), one_block, next)) {
         next.slot = next_slot;
         next_slot = (next_slot + 1) % static_cast<int>(lane->depth());
         lane->start(next);

@@ -8,8 +8,14 @@
 #include <atomic>
 #include <charconv>
 #include <cstdlib>
+#include <string_view>
 
 namespace rowscan::job {
+
+bool gpus_relieve_host_workers() {
+  char const* const how = std::getenv("ROWSCAN_HAND_OVER");
+  return how == nullptr || std::string_view(how) != "keep";
+}
 
 std::optional<device_choice> parse_device_choice(std::string_view text) {
   if (text == "auto") return device_choice{device_choice::automatic, {}, false};

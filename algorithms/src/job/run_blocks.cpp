@@ -116,7 +116,7 @@ class joiner {
       std::lock_guard<std::mutex> lock(mutex_);
       if (open_) {
         place_.emplace(fold_place{group.chunk_size(), group.layout().text_padding, group.layout().block_size, &ring_});
-        queue_.join(group.lanes(*place_));
+        queue_.join(group.lanes(*place_), joining_.relieves_first);
         joining_.joined_at = seconds_since(run_start_);
         timeline_mark("workers joined the queue");
       }
@@ -183,9 +183,8 @@ io::reader_options reading_for(int fd, std::uint64_t max_bytes, job_options cons
   // Host workers alone fold a block where it lies: a file's own pages, then, and no copy of them.
   reading.map_file = !gpu && !shared && maps_files();
   // A ring block the input no longer needs goes back to the run's recycled blocks at once: the next
-  // input's reader, started as this one gives its last block, takes it instead of page-locking a new one
-  // (a ring a GPU may lock is the run's own: its blocks go when the reader ends).
-  reading.release_spare = !shared;
+  // input's reader, started as this one gives its last block, takes it instead of page-locking a new one.
+  reading.release_spare = true;
   // A window of as many blocks as there are workers: a mmap and a munmap per round of blocks rather than
   // per block, and no more resident pages than memory_bound.hpp's per-worker term holds.
   reading.blocks_per_window = workers;
@@ -219,10 +218,11 @@ std::string run_blocks(input_sequence& inputs, job_options const& options, lane_
   std::size_t const max_lent = group.workers() + for_joiners;  // a reader lends one more, in the driver's hand
   // Every input's reader takes its ring's blocks from here and leaves them for the next one's: on a GPU
   // they are page-locked, which costs milliseconds a block (io/recycled_blocks.hpp). Where a GPU may join,
-  // the ring is plain memory that it locks block by block once it has a context (lockable_memory.hpp).
-  io::recycled_blocks ring(group.ring_memory());
-  lockable_memory lockable;
-  io::block_memory const ring_memory = shared ? lockable.memory() : ring.memory();
+  // the ring is plain memory that it locks block by block once it has a context (lockable_memory.hpp);
+  // kept from input to input, its blocks stay locked for the whole list.
+  lockable_memory lockable;  // before the ring: the ring gives its blocks back to it
+  io::recycled_blocks ring(shared ? lockable.memory() : group.ring_memory());
+  io::block_memory const ring_memory = ring.memory();
   io::reader_threads reading_threads;  // every reader's, made once for the list (before the readers: it outlives them)
   // The run's inputs whose blocks may be in the queue (declared before it: their readers outlive its
   // workers), and the queue with its workers: made once for every input of the list.
@@ -369,8 +369,7 @@ std::string run_blocks(input_sequence& inputs, job_options const& options, lane_
       if (block.overlong_line) {
         input.overlong = std::string(block.overlong_prefix, std::min(block.overlong_prefix_size, 2 * layout.carried_line));
       }
-      // A ring that a GPU may lock is the run's own: one reader at a time.
-      if (!ahead && !shared && !input.overlong && reader.gave_every_chunk()) {
+      if (!ahead && !input.overlong && reader.gave_every_chunk()) {
         take_done();  // the readers of inputs done go first: their rings are the next one's
         open_ahead();
       }
