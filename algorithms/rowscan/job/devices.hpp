@@ -85,7 +85,7 @@ constexpr unsigned max_host_workers_beside_gpus = 4;
 /// as cpu+gpu does (the host's workers from the start, the GPUs relieving them once ready) rather than on
 /// the GPUs alone: the faster of the two, measured on the GPU machines (docs/performance.md, "Which
 /// processor runs a job").
-constexpr bool auto_starts_on_the_host = true;
+constexpr bool auto_starts_on_the_host = false;
 
 /// Records this process's rank among those of its node (MPI's node-local rank): default_gpu is then
 /// GPU local_rank % (the node's GPUs). Touches no device.
