@@ -54,7 +54,7 @@ void add_devices_option(cxxopts::Options& options) {
       "the processors that run the job: auto (the default: the host's cores for inputs that they finish "
       "as soon as a GPU would, or when no GPU is usable; the GPU otherwise), cpu, gpu (the first GPU), gpu:N, "
       "gpu:N,M,... (a worker on each GPU named, all fed from one queue), gpu:all (every GPU), "
-      "or cpu+gpu (a few host workers start on the input at once, and the GPUs join them on one queue "
+      "or cpu+gpu (host workers start on the input at once, and the GPUs take it over on one queue "
       "once they are ready). An input known to hold no bytes is answered on the host's cores whatever WHERE "
       "names, and no GPU is touched",
       cxxopts::value<std::string>(), "WHERE");
