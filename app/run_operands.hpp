@@ -5,6 +5,7 @@
 #pragma once
 
 #include "rowscan/explain/arrays.hpp"
+#include "rowscan/io/huge_pages.hpp"
 #include "rowscan/inputs/workloads.hpp"
 #include "rowscan/io/input_file.hpp"
 #include "rowscan/job/timeline.hpp"
@@ -31,10 +32,11 @@
 
 namespace rowscan::app {
 
-/// The answer's text, in one block that grows by realloc and is read where it is. std::stringbuf copies
-/// its text into a string twice the size each time it fills, and str() copies it once more: an answer
-/// of a million stations is tens of MB, and each page of every copy is a page fault, where a large block
-/// that realloc grows keeps its pages (glibc moves them by remapping).
+/// The answer's text, in one block that doubles and is read where it is. std::stringbuf copies its text
+/// into a string twice the size each time it fills, and str() copies it once more: an answer of a million
+/// stations is tens of MB, and each page of every copy is a page fault. From 2 MiB on the block is in
+/// transparent huge pages (rowscan/io/huge_pages.hpp), one fault for 2 MiB, where a block that realloc grew
+/// took one for each 4 KiB.
 class text_buffer final : public std::streambuf {
  public:
   text_buffer() = default;
@@ -69,9 +71,18 @@ class text_buffer final : public std::streambuf {
     std::size_t const used = size();
     std::size_t capacity = capacity_ < 4096 ? 4096 : 2 * capacity_;
     if (capacity < bytes) capacity = bytes;
-    void* const p = std::realloc(data_, capacity);
-    if (p == nullptr) throw std::bad_alloc();
-    data_ = static_cast<char*>(p);
+    if (capacity < io::huge_page_bytes) {
+      void* const p = std::realloc(data_, capacity);
+      if (p == nullptr) throw std::bad_alloc();
+      data_ = static_cast<char*>(p);
+    } else {
+      // In huge pages: each 4 KiB page of a block that realloc grew was a page fault of its own.
+      capacity = (capacity + io::huge_page_bytes - 1) / io::huge_page_bytes * io::huge_page_bytes;
+      auto* const p = static_cast<char*>(io::allocate_huge_pages(capacity));
+      if (used > 0) std::memcpy(p, data_, used);
+      std::free(data_);
+      data_ = p;
+    }
     capacity_ = capacity;
     setp(data_, data_ + capacity_);
     advance(used);

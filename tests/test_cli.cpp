@@ -214,4 +214,19 @@ TEST_F(Cli, GenerateThenAnswerLikeTheReference) {
   EXPECT_EQ(run("generate measurements --stations 3 -o '" + path("x.txt") + "'").exit_code, 2);
 }
 
+// An answer of more stations than a block learns at once, on two workers: its summaries are made on the
+// output stage's team and its text passes 2 and 4 MiB (huge pages) outside light mode; byte for byte the
+// reference's.
+TEST_F(Cli, ManyStationsOnTwoWorkersAnswerLikeTheReference) {
+  std::string const rows = support::light<std::string>("300000", "3000");
+  auto r = run("generate measurements --rows " + rows + " --stations 1000000 --seed 11 -o '" + path("many.txt") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string const text = read_file(path("many.txt"));
+  std::string const expected = reference::stations_answer(text);
+  r = run("stations --threads 2 --chunk-size 1M '" + path("many.txt") + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.size(), expected.size());
+  EXPECT_TRUE(r.out == expected) << "the answers differ";
+}
+
 }  // namespace

@@ -2,11 +2,15 @@
 // The device-memory pool (rowscan/memory_pool.hpp): size classes for large requests, so a
 // growing array reuses the block it gave back, and release_unused for the classes it grew out of.
 #include "rowscan/context.hpp"
+#include "rowscan/io/huge_pages.hpp"
 #include "rowscan/memory_pool.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
 
 namespace {
 
@@ -74,6 +78,29 @@ TEST(MemoryPool, TheContextsPoolServesItsPolicyAndItsColumns) {
   rowscan::context ctx;
   auto buffer = rowscan::device_buffer<char>(3 * mib, ctx.memory());
   EXPECT_EQ(ctx.pool().large_bytes_held(), 4 * mib);
+}
+
+// Host blocks in huge pages (rowscan/io/huge_pages.hpp): from 2 MiB on on a 2 MiB boundary, every byte
+// writable and freed by std::free; below it any block. Advice on a vector's memory leaves its contents.
+TEST(HugePages, BlocksHoldTheirBytesAndLargeOnesStartOnAHugePage) {
+  std::size_t const huge = rowscan::io::huge_page_bytes;
+  for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, huge - 1, huge, huge + 1, 5 * mib + 7}) {
+    SCOPED_TRACE("bytes=" + std::to_string(bytes));
+    auto* const p = static_cast<unsigned char*>(rowscan::io::allocate_huge_pages(bytes));
+    ASSERT_NE(p, nullptr);
+    if (bytes >= huge) EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % huge, 0u);
+    for (std::size_t i = 0; i < bytes; i += 4093) p[i] = static_cast<unsigned char>(i % 251);
+    if (bytes > 0) p[bytes - 1] = 7;
+    for (std::size_t i = 0; i + 1 < bytes; i += 4093) ASSERT_EQ(p[i], static_cast<unsigned char>(i % 251)) << i;
+    if (bytes > 0) EXPECT_EQ(p[bytes - 1], 7);
+    std::free(p);
+  }
+  for (std::size_t count : {std::size_t{10}, 3 * mib + 5}) {
+    std::vector<std::uint32_t> v(count);
+    for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<std::uint32_t>(i * 2654435761u);
+    rowscan::io::offer_huge_pages(v.data(), count * sizeof(std::uint32_t));
+    for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(v[i], static_cast<std::uint32_t>(i * 2654435761u)) << i;
+  }
 }
 
 }  // namespace

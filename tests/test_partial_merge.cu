@@ -442,6 +442,42 @@ TEST(PartialMerge, FoldNewAfterEachJoinMatchesTheReference) {
   }
 }
 
+// A host worker whose learning piece brings nearly all new stations takes the rest of its block on the
+// general path at once (worker::fold_in_order): files of few stations (the rule never holds), of more than a
+// block meets (it holds in the first block), and blocks after the table passed the fast path's limit;
+// after each block the worker's table gives the reference's answer.
+TEST(PartialMerge, BlocksOfNearlyAllNewStationsFoldLikeTheReference) {
+  EXPECT_TRUE(rowscan::stations::nearly_all_new_stations(15, 16));
+  EXPECT_TRUE(rowscan::stations::nearly_all_new_stations(16, 16));
+  EXPECT_FALSE(rowscan::stations::nearly_all_new_stations(14, 16));
+  EXPECT_FALSE(rowscan::stations::nearly_all_new_stations(2947, 3488));  // 10,000 stations' first piece
+  EXPECT_FALSE(rowscan::stations::nearly_all_new_stations(0, 0));
+  rowscan::context ctx;
+  station_table_answer const answer_of{ctx};
+  for (std::uint32_t seed : {71u, 72u, 73u}) {
+    std::size_t const stations = seed == 71 ? 200 : seed == 72 ? light(8000, 2000) : light(40000, 6000);
+    for (unsigned key_bits : {64u, 16u}) {
+      SCOPED_TRACE("seed=" + std::to_string(seed) + " stations=" + std::to_string(stations) +
+                   " key_bits=" + std::to_string(key_bits));
+      std::mt19937 rng(seed);
+      std::uint64_t const key_mask = key_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << key_bits) - 1;
+      std::string const text = support::random_measurements(seed, stations, light(60000, 12000), 24);
+      rowscan::stations::worker worker(ctx, {key_mask, false, false, nullptr});
+      std::vector<std::string> const blocks = random_split(text, 3, rng);
+      std::string seen;
+      for (std::size_t b = 0; b < blocks.size(); ++b) {
+        device_block const device(blocks[b]);
+        job::tally const t = worker.fold(device.data(), blocks[b].size());
+        ASSERT_FALSE(t.stopped());
+        seen += blocks[b];
+        if (b == 0 || b + 1 == blocks.size()) {
+          EXPECT_EQ(answer_of(worker.partial()), reference::stations_answer(seen)) << "block " << b;
+        }
+      }
+    }
+  }
+}
+
 // summaries_by_name reads a table's rows in name order where they are: the same summaries as the table
 // sorted by name, and the reference's answer. Tables with their names apart from their rows (merges),
 // names sharing their first 8 bytes (the sort's ties) or shorter than 8, 3-bit keys, and an empty table.

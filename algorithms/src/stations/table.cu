@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rowscan/stations/table.hpp"
 
+#include "rowscan/io/huge_pages.hpp"
 #include "rowscan/read_back.hpp"
 
 #include <thrust/binary_search.h>
@@ -19,6 +20,7 @@
 #include <thrust/transform_reduce.h>
 #include <thrust/tuple.h>
 
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -355,8 +357,35 @@ T const* readable_on_host(device_buffer<T> const& from, thrust::host_vector<T>& 
 
 namespace {
 
-/// The table's rows on the host, row order[i] the i-th (order nullptr: row i).
-std::vector<station_summary> host_summaries(station_table const& table, row_index const* order) {
+/// Summary k of the answer: row order[k]'s stats and name (order nullptr: row k's), written into out[k].
+/// Returns 1 where the name's memory could not be had (a name longer than a string holds in itself).
+struct summary_of_row {
+  station_summary* out;
+  station_stats const* stats;
+  char const* chars;
+  std::int64_t const* offsets;
+  row_index const* name_rows;  ///< nullptr: row i's name is names[i]
+  row_index const* order;
+  std::size_t operator()(std::size_t k) const {
+    std::size_t const i = order == nullptr ? k : order[k];
+    std::size_t const r = name_rows == nullptr ? i : name_rows[i];
+    station_summary& s = out[k];
+    try {
+      s.name.assign(chars + offsets[r], static_cast<std::size_t>(offsets[r + 1] - offsets[r]));
+    } catch (std::bad_alloc const&) {
+      return 1;
+    }
+    s.min = stats[i].min;
+    s.max = stats[i].max;
+    s.sum = stats[i].sum;
+    s.count = stats[i].count;
+    return 0;
+  }
+};
+
+/// The table's rows on the host, row order[i] the i-th (order nullptr: row i). With a context of a host
+/// system the summaries are made on its threads.
+std::vector<station_summary> host_summaries(station_table const& table, row_index const* order, context const* ctx) {
   // Each summary's name is made from the names' bytes: a vector of the names as strings first, moved
   // into the summaries, was a third of the answer's stage at a million stations.
   std::size_t const n = table.size();
@@ -371,18 +400,34 @@ std::vector<station_summary> host_summaries(station_table const& table, row_inde
       table.name_rows.empty() ? nullptr : readable_on_host(table.name_rows, name_rows_copy);
   std::vector<station_summary> out;
   out.reserve(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    std::size_t const i = order == nullptr ? k : order[k];
-    std::size_t const r = name_rows == nullptr ? i : name_rows[i];
-    out.push_back({std::string(chars + offsets[r], static_cast<std::size_t>(offsets[r + 1] - offsets[r])), stats[i].min,
-                   stats[i].max, stats[i].sum, stats[i].count});
+  // Tens of MB at a million stations, first touched here: in 4 KiB pages a fault each.
+  io::offer_huge_pages(out.data(), n * sizeof(station_summary));
+  out.resize(n);
+  summary_of_row const summary{out.data(), stats, chars, offsets, name_rows, order};
+  std::size_t failed = 0;
+#if !ROWSCAN_HAS_CUB
+  if (ctx != nullptr) {
+    // On the output stage's team (summarize.cu): each summary reads its name where the name order sends
+    // it, a wait on memory, and at a million stations the summaries were most of the stage on one thread
+    // (docs/stations.md, "A million stations").
+    failed = thrust::transform_reduce(ctx->policy(), thrust::counting_iterator<std::size_t>(0),
+                                      thrust::counting_iterator<std::size_t>(n), summary, std::size_t{0},
+                                      thrust::plus<std::size_t>{});
+  } else
+#endif
+  {
+    (void)ctx;  // under CUDA the arrays are host copies, read on this thread
+    for (std::size_t k = 0; k < n; ++k) failed += summary(k);
   }
+  if (failed > 0) throw std::bad_alloc();
   return out;
 }
 
 }  // namespace
 
-std::vector<station_summary> to_host_summaries(station_table const& table) { return host_summaries(table, nullptr); }
+std::vector<station_summary> to_host_summaries(station_table const& table) {
+  return host_summaries(table, nullptr, nullptr);
+}
 
 std::vector<station_summary> summaries_by_name(station_table const& table, context const& ctx) {
   // The rows are read in name order where they are: a table sorted by name first gathered every key,
@@ -390,7 +435,7 @@ std::vector<station_summary> summaries_by_name(station_table const& table, conte
   // stations").
   device_buffer<row_index> const order = name_order(table, ctx);
   thrust::host_vector<row_index> order_copy;
-  return host_summaries(table, readable_on_host(order, order_copy));
+  return host_summaries(table, readable_on_host(order, order_copy), &ctx);
 }
 
 ROWSCAN_SYSTEM_END

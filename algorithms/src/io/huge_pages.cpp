@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// Large host blocks in transparent huge pages (rowscan/io/huge_pages.hpp).
+#include "rowscan/io/huge_pages.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <sys/mman.h>
+
+namespace rowscan::io {
+
+void* allocate_huge_pages(std::size_t bytes) {
+  if (bytes < huge_page_bytes) {
+    void* p = std::malloc(bytes == 0 ? 1 : bytes);
+    if (p == nullptr) throw std::bad_alloc();
+    return p;
+  }
+  std::size_t const rounded = (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
+  void* p = nullptr;
+  if (::posix_memalign(&p, huge_page_bytes, rounded) != 0) throw std::bad_alloc();
+  (void)::madvise(p, rounded, MADV_HUGEPAGE);
+  return p;
+}
+
+void offer_huge_pages(void* p, std::size_t bytes) {
+  auto const begin = reinterpret_cast<std::uintptr_t>(p);
+  std::uintptr_t const first = (begin + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
+  std::uintptr_t const end = (begin + bytes) / huge_page_bytes * huge_page_bytes;
+  if (end <= first) return;
+  (void)::madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);
+}
+
+}  // namespace rowscan::io
