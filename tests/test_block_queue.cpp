@@ -292,7 +292,7 @@ class logged_lane final : public block_lane {
   taken_log& log_;
 };
 
-lane_maker logged(lane_maker inner, taken_log& log) {
+lane_maker logged(lane_maker const& inner, taken_log& log) {
   return [inner, &log]() -> std::unique_ptr<block_lane> { return std::make_unique<logged_lane>(inner(), log); };
 }
 

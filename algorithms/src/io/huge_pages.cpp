@@ -23,11 +23,13 @@ void* allocate_huge_pages(std::size_t bytes) {
 }
 
 void offer_huge_pages(void* p, std::size_t bytes) {
-  auto const begin = reinterpret_cast<std::uintptr_t>(p);
-  std::uintptr_t const first = (begin + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
-  std::uintptr_t const end = (begin + bytes) / huge_page_bytes * huge_page_bytes;
-  if (end <= first) return;
-  (void)::madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);
+  // The whole huge pages inside [p, p + bytes): from the first boundary at or after p.
+  std::size_t const past_boundary = reinterpret_cast<std::uintptr_t>(p) % huge_page_bytes;
+  std::size_t const skip = past_boundary == 0 ? 0 : huge_page_bytes - past_boundary;
+  if (bytes <= skip) return;
+  std::size_t const whole = (bytes - skip) / huge_page_bytes * huge_page_bytes;
+  if (whole == 0) return;
+  (void)::madvise(static_cast<char*>(p) + skip, whole, MADV_HUGEPAGE);
 }
 
 }  // namespace rowscan::io
