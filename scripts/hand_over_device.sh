@@ -7,8 +7,8 @@
 #   OUT=DIR scripts/hand_over_device.sh billion   -> the same, for 1e9 rows of 413 and 10,000 stations
 #
 # Whole-process seconds of `rowscan stations`, median of 5 on a hot page cache, with --devices cpu (the
-# host's cores alone), gpu (the GPU alone) and cpu+gpu (host workers from the start, the GPU joining
-# them when it is ready); the answers must be equal. For the largest input of each section, `--stats`
+# host's cores alone), gpu (the GPU alone) and cpu+gpu (host workers from the start, the GPU relieving
+# them when it is ready; keep:cpu+gpu keeps four of them to the end); the answers must be equal. For the largest input of each section, `--stats`
 # of the cpu+gpu run goes to timeline-*.txt: each worker's first block and busy time, and when the GPU
 # joined (scripts/timeline_chart.py draws it).
 # Columns: commit,date,device,cores,stations,bytes,devices,median_seconds
@@ -28,7 +28,8 @@ csv="$out/hand-over-$label.csv"
 
 source scripts/wall_time.sh   # wall_seconds, median
 
-# measure FILE STATIONS DEVICES...: a row per --devices value; the answers compared.
+# measure FILE STATIONS DEVICES...: a row per --devices value; the answers compared. A value "keep:D" runs
+# --devices D with ROWSCAN_HAND_OVER=keep (host workers kept beside the GPUs to the end, for comparison).
 measure() {
   local input=$1 stations=$2
   shift 2
@@ -36,9 +37,11 @@ measure() {
   bytes=$(stat -c %s "$input")
   cat "$input" > /dev/null
   for devices in "$@"; do
-    "$exe" stations --devices "$devices" "$input" > "$data/answer-$devices"
+    local how=relieve choice=$devices
+    if [ "${devices#keep:}" != "$devices" ]; then how=keep; choice=${devices#keep:}; fi
+    ROWSCAN_HAND_OVER=$how "$exe" stations --devices "$choice" "$input" > "$data/answer-$devices"
     local seconds
-    seconds=$(for run in 1 2 3 4 5; do wall_seconds "$exe" stations --devices "$devices" "$input"; done | median)
+    seconds=$(for run in 1 2 3 4 5; do ROWSCAN_HAND_OVER=$how wall_seconds "$exe" stations --devices "$choice" "$input"; done | median)
     echo "$commit,$(date +%F),$device,$cores,$stations,$bytes,$devices,$seconds" | tee -a "$csv"
     cmp -s "$data/answer-$1" "$data/answer-$devices" || echo "MISMATCH: $input, --devices $devices" | tee -a "$out/errors.txt"
   done
@@ -59,7 +62,7 @@ case ${1:-sizes} in
     for stations in 413 10000; do
       file="$data/measurements-1000000000-$stations.txt"
       [ -f "$file" ] || "$exe" generate measurements --rows 1000000000 --stations "$stations" --seed 1 -o "$file"
-      measure "$file" "$stations" gpu cpu+gpu
+      measure "$file" "$stations" gpu cpu+gpu keep:cpu+gpu
       "$exe" stations --devices cpu+gpu --stats "$file" 2> "$out/timeline-$label-$stations-1e9.txt" > /dev/null
       rm -f "$file"
     done
