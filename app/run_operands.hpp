@@ -77,7 +77,7 @@ class text_buffer final : public std::streambuf {
       data_ = static_cast<char*>(p);
     } else {
       // In huge pages: each 4 KiB page of a block that realloc grew was a page fault of its own.
-      capacity = (capacity + io::huge_page_bytes - 1) / io::huge_page_bytes * io::huge_page_bytes;
+      capacity = io::whole_huge_pages(capacity);
       auto* const p = static_cast<char*>(io::allocate_huge_pages(capacity));
       if (used > 0) std::memcpy(p, data_, used);
       std::free(data_);

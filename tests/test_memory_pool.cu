@@ -88,11 +88,15 @@ TEST(HugePages, BlocksHoldTheirBytesAndLargeOnesStartOnAHugePage) {
     SCOPED_TRACE("bytes=" + std::to_string(bytes));
     auto* const p = static_cast<unsigned char*>(rowscan::io::allocate_huge_pages(bytes));
     ASSERT_NE(p, nullptr);
-    if (bytes >= huge) EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % huge, 0u);
+    if (bytes >= huge) {
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % huge, 0u);
+    }
     for (std::size_t i = 0; i < bytes; i += 4093) p[i] = static_cast<unsigned char>(i % 251);
     if (bytes > 0) p[bytes - 1] = 7;
     for (std::size_t i = 0; i + 1 < bytes; i += 4093) ASSERT_EQ(p[i], static_cast<unsigned char>(i % 251)) << i;
-    if (bytes > 0) EXPECT_EQ(p[bytes - 1], 7);
+    if (bytes > 0) {
+      EXPECT_EQ(p[bytes - 1], 7);
+    }
     std::free(p);
   }
   for (std::size_t count : {std::size_t{10}, 3 * mib + 5}) {

@@ -13,6 +13,11 @@ namespace rowscan::io {
 /// A transparent huge page of x86-64 Linux.
 inline constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
 
+/// bytes rounded up to whole huge pages.
+constexpr std::size_t whole_huge_pages(std::size_t bytes) {
+  return (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
+}
+
 /// bytes of host memory, released with std::free: from huge_page_bytes on, on a huge page's boundary,
 /// rounded up to whole huge pages and offered to the kernel as transparent huge pages (madvise; advice
 /// only: refused, the memory is the same in small pages). Throws std::bad_alloc.

@@ -15,7 +15,7 @@ void* allocate_huge_pages(std::size_t bytes) {
     if (p == nullptr) throw std::bad_alloc();
     return p;
   }
-  std::size_t const rounded = (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
+  std::size_t const rounded = whole_huge_pages(bytes);
   void* p = nullptr;
   if (::posix_memalign(&p, huge_page_bytes, rounded) != 0) throw std::bad_alloc();
   (void)::madvise(p, rounded, MADV_HUGEPAGE);

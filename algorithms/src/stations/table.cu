@@ -385,7 +385,8 @@ struct summary_of_row {
 
 /// The table's rows on the host, row order[i] the i-th (order nullptr: row i). With a context of a host
 /// system the summaries are made on its threads.
-std::vector<station_summary> host_summaries(station_table const& table, row_index const* order, context const* ctx) {
+std::vector<station_summary> host_summaries(station_table const& table, row_index const* order,
+                                           [[maybe_unused]] context const* ctx) {
   // Each summary's name is made from the names' bytes: a vector of the names as strings first, moved
   // into the summaries, was a third of the answer's stage at a million stations.
   std::size_t const n = table.size();
@@ -416,7 +417,7 @@ std::vector<station_summary> host_summaries(station_table const& table, row_inde
   } else
 #endif
   {
-    (void)ctx;  // under CUDA the arrays are host copies, read on this thread
+    // Under CUDA the arrays are host copies, read on this thread.
     for (std::size_t k = 0; k < n; ++k) failed += summary(k);
   }
   if (failed > 0) throw std::bad_alloc();

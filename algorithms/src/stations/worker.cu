@@ -186,15 +186,15 @@ std::string in_binary_units(std::uint64_t bytes) {
 job::tally worker::fold_in_order(char const* text, std::size_t size) {
   // As on the GPU, a worker whose blocks keep meeting new stations backs off the fast path (and the
   // dictionary rebuilds it needs); one that learns from a few pieces of a block keeps it.
-  bool const try_fast = paths_.try_fast(station_dictionary::usable_for(table_)) || table_.size() == 0;
+  // Cleared when a piece's lines were nearly all new stations: the general path then takes the rest.
+  bool try_fast = paths_.try_fast(station_dictionary::usable_for(table_)) || table_.size() == 0;
   bool const over_limit = station_dictionary::over_limit(table_);
   job::tally block;  // the lines folded so far; block.bytes is where the next one starts
   std::size_t piece = first_learning_piece;
   std::size_t learned_bytes = 0;
   bool fast_stopped = false;  // the fast path met a line it did not know
-  bool rest_general = false;  // a piece's lines were nearly all new stations: the general path takes the rest
   while (block.bytes < size) {
-    if (try_fast && !rest_general && station_dictionary::usable_for(table_)) {
+    if (try_fast && station_dictionary::usable_for(table_)) {
       lines_taken const known =
           fast_.fold_known_lines(text + block.bytes, size - block.bytes, dictionary_.view(table_, ctx_), table_);
       job::tally t;
@@ -207,7 +207,7 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
       piece = size;  // backing off, or too many stations for ids: the general path takes the rest at once
     }
     // The first line the dictionary does not know: another worker may have learned its station.
-    if (try_fast && !rest_general && take_shared_stations()) continue;
+    if (try_fast && take_shared_stations()) continue;
     // Else it starts a piece for the general path.
     char const* const here = text + block.bytes;
     std::size_t const end = whole_lines_through(here, size - block.bytes, piece);
@@ -236,7 +236,7 @@ job::tally worker::fold_in_order(char const* text, std::size_t size) {
     // stops at once; at a million stations a worker's first block took three times another's so
     // (docs/stations.md, "A million stations"). A file of 10,000 stations brings about 84% in the first
     // piece.
-    if (nearly_all_new_stations(table_.size() - stations_before, t.lines)) rest_general = true;
+    if (nearly_all_new_stations(table_.size() - stations_before, t.lines)) try_fast = false;
   }
   if (learned_bytes == 0) {
     paths_.fast_succeeded();
