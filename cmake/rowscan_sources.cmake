@@ -41,7 +41,7 @@ endfunction()
 # parses Thrust and CUB again for every unit, which is most of a small unit's time (docs/data/ci_times.csv),
 # and CMake does not batch CUDA sources itself. Sources are dealt to the units in turn, so that the heavy
 # files of one folder, listed together, land in different units; at most two units compile at once (each
-# takes 1.5-2.5 GB). CI's compile-only check of the cuda preset uses it (ROWSCAN_UNITY_BATCH_SIZE); the
+# takes 1.5-3 GB). CI's compile-only check of the cuda preset uses it (ROWSCAN_UNITY_BATCH_SIZE); the
 # builds people run and edit keep one unit per file, so that a file lacking an include of its own still
 # fails to compile there.
 function(rowscan_unity_sources target batch_size)

@@ -83,8 +83,9 @@ constexpr unsigned max_host_workers_beside_gpus = 4;
 
 /// Whether --devices auto, on a machine with a usable GPU and an input larger than small_input_bytes, runs
 /// as cpu+gpu does (the host's workers from the start, the GPUs relieving them once ready) rather than on
-/// the GPUs alone. Off: cpu+gpu with host workers kept to the end was slower than the GPU alone, and the
-/// relief is not yet measured faster (docs/performance.md, "Every processor on one queue").
+/// the GPUs alone. Off: on an H100 machine the relief ran as fast as the GPU alone, not faster (the GPU,
+/// starting on cores the host's workers keep busy, joins later by what they fold meanwhile), and host
+/// workers kept to the end were slower (docs/performance.md, "Every processor on one queue").
 constexpr bool auto_starts_on_the_host = false;
 
 /// Records this process's rank among those of its node (MPI's node-local rank): default_gpu is then
