@@ -3,12 +3,12 @@
 
 #include "rowscan/config.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/io/huge_pages.hpp"
 
 #include <cstdlib>
 #include <mutex>
 #include <new>
 #include <string>
-#include <sys/mman.h>
 #include <unordered_map>
 
 namespace rowscan::io {
@@ -20,18 +20,19 @@ namespace {
 /// Page-locking is what makes pinned memory slow to get: the driver pins and maps every page. Memory
 /// that asked for 2 MiB pages (transparent huge pages) has 512 times fewer of them, so rowscan
 /// registers such memory and falls back to cudaHostAlloc only if that fails.
-constexpr std::size_t huge_page = std::size_t{2} << 20;
-
 std::mutex registered_mutex;
 std::unordered_map<void*, bool> registered;  ///< allocation -> came from cudaHostRegister (else cudaHostAlloc)
 
 void* register_huge_pages(std::size_t bytes) {
   char const* mode = std::getenv("ROWSCAN_PINNED");  // "alloc": always cudaHostAlloc (for comparisons)
   if (mode != nullptr && std::string(mode) == "alloc") return nullptr;
-  std::size_t const rounded = (bytes + huge_page - 1) / huge_page * huge_page;
+  std::size_t const rounded = whole_huge_pages(bytes);
   void* p = nullptr;
-  if (::posix_memalign(&p, huge_page, rounded) != 0) return nullptr;
-  ::madvise(p, rounded, MADV_HUGEPAGE);
+  try {
+    p = allocate_huge_pages(rounded);
+  } catch (std::bad_alloc const&) {
+    return nullptr;
+  }
   if (cudaHostRegister(p, rounded, cudaHostRegisterDefault) != cudaSuccess) {
     cudaGetLastError();  // clear the failure: the fallback below is not an error
     std::free(p);
