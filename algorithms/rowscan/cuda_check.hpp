@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/cuda_check.hpp: a failing CUDA runtime call becomes a rowscan::device_error that says what failed.
+// rowscan/cuda_check.hpp: check_cuda (rowscan/gpu_runtime/check_cuda.hpp) for the CUDA system's sources; the
+// host systems have no CUDA runtime, and this header gives them nothing.
 #pragma once
 
 #include "rowscan/config.hpp"
-#include "rowscan/error.hpp"
-
-#include <string>
 
 #if ROWSCAN_HAS_CUB
+#  include "rowscan/gpu_runtime/check_cuda.hpp"
+
 namespace rowscan {
 ROWSCAN_SYSTEM_BEGIN
-
-/// Throws device_error("CUDA: <what>: <CUDA's reason>") unless status is cudaSuccess.
-inline void check_cuda(cudaError_t status, char const* what) {
-  if (status != cudaSuccess) throw device_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(status));
-}
-
+using gpu_runtime::check_cuda;
 ROWSCAN_SYSTEM_END
 }  // namespace rowscan
 #endif

@@ -44,7 +44,7 @@ struct text_chunk {
 };
 
 /// Where a reader's blocks live: plain host memory by default; a GPU engine's driver gives page-locked
-/// memory (io/pinned_memory.hpp), which the device copies from at the bus's speed, and a run shared by
+/// memory (gpu_runtime/pinned_memory.hpp), which the device copies from at the bus's speed, and a run shared by
 /// host workers and GPUs memory that the GPUs lock once they are ready (job/lockable_memory.hpp).
 struct block_memory {
   std::function<void*(std::size_t bytes)> allocate;  ///< throws (std::bad_alloc, rowscan::device_error) if it cannot

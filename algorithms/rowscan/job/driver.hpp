@@ -13,6 +13,7 @@
 // input is cut and moved, this side how a block is folded on the system and retried in halves.
 #pragma once
 
+#include "rowscan/gpu_runtime/gpus.hpp"
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/job/block_queue.hpp"
 #include "rowscan/job/block_worker.hpp"
@@ -36,18 +37,13 @@ ROWSCAN_SYSTEM_BEGIN
 
 /// The device of each worker of a run: under CUDA the GPUs of job_options::gpus, or {no_device} (one
 /// worker, on the current GPU); on the host systems job_options::workers times no_device.
-constexpr int no_device = -1;
+constexpr int no_device = gpu_runtime::no_device;
 std::vector<int> worker_devices(job_options const& options);
 
-/// Makes `device` the calling thread's current GPU (under CUDA; nothing for no_device or on the host).
+/// This system's side of rowscan/gpu_runtime/gpus.hpp's use_device, current_device and start_devices: under
+/// CUDA those; on the host systems nothing (current_device: no_device), without loading the CUDA driver.
 void use_device(int device);
-
-/// The calling thread's current GPU under CUDA; no_device on the host systems.
 int current_device();
-
-/// Creates the contexts of `devices` at once, each on a thread of its own: CUDA's start-up (hundreds of
-/// milliseconds a GPU: docs/performance.md, "The floors") runs side by side instead of one GPU after another. Nothing
-/// on the host systems, or for one device.
 void start_devices(std::vector<int> const& devices);
 
 /// While it lives, the OpenMP regions that this thread starts run on one thread (the host systems;

@@ -4,7 +4,7 @@
 #include "rowscan/engine.hpp"
 
 #include "rowscan/config.hpp"
-#include "rowscan/job/gpu.hpp"
+#include "rowscan/gpu_runtime/gpus.hpp"
 
 namespace rowscan {
 ROWSCAN_SYSTEM_BEGIN
@@ -23,17 +23,23 @@ class system_engine final : public engine {
   }
   bool on_gpu() const override { return ROWSCAN_HAS_CUB; }
 
+  // The GPU's side is the CUDA runtime's (compiled once); a host engine has no GPU and never loads the driver.
   std::optional<std::string> unavailable(int gpu_index) const override {
-    return ROWSCAN_HAS_CUB ? job::gpu_unavailable(gpu_index) : std::nullopt;
+    if (!ROWSCAN_HAS_CUB) return std::nullopt;
+    return gpu_runtime::gpu_unavailable(gpu_index);
   }
-  void use(int gpu_index) const override { job::use_gpu(gpu_index); }
-  int gpu_count() const override { return ROWSCAN_HAS_CUB ? job::gpu_count() : 0; }
-  void start(std::vector<int> const& gpus) const override { job::start_gpus(gpus); }
+  void use(int gpu_index) const override {
+    if (ROWSCAN_HAS_CUB) gpu_runtime::use_gpu(gpu_index);
+  }
+  int gpu_count() const override { return ROWSCAN_HAS_CUB ? gpu_runtime::gpu_count() : 0; }
+  void start(std::vector<int> const& gpus) const override {
+    if (ROWSCAN_HAS_CUB) gpu_runtime::start_gpus(gpus);
+  }
 };
 
 }  // namespace
 
-/// This system's engine: one for the whole process (its globals, such as the pinned-memory record, are its own).
+/// This system's engine: one for the whole process (its globals, such as its memory resource, are its own).
 engine const& this_system_engine() {
   static system_engine const instance;
   return instance;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// --devices and the host's share (rowscan/job/devices.hpp); the GPU's side is in gpu_probe.cu, part of the GPU engine.
+// --devices and the host's share (rowscan/job/devices.hpp); the GPU's probe is src/gpu_runtime/gpus.cpp.
 #include "rowscan/job/devices.hpp"
 
 #include <omp.h>

@@ -7,9 +7,10 @@
 #include "rowscan/context.hpp"
 #include "rowscan/cuda_check.hpp"
 #include "rowscan/error.hpp"
+#include "rowscan/gpu_runtime/gpus.hpp"
+#include "rowscan/gpu_runtime/pinned_memory.hpp"
+#include "rowscan/gpu_runtime/text_uploader.hpp"
 #include "rowscan/io/chunked_reader.hpp"
-#include "rowscan/io/pinned_memory.hpp"
-#include "rowscan/io/text_uploader.hpp"
 #include "rowscan/job/block_queue.hpp"
 #include "rowscan/job/devices.hpp"
 #include "rowscan/job/lockable_memory.hpp"
@@ -27,10 +28,8 @@
 #include <array>
 #include <chrono>
 #include <cstring>
-#include <exception>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #if !ROWSCAN_HAS_CUB
@@ -78,41 +77,32 @@ tally fold_block(worker_slot const& slot, char const* text, std::size_t size, st
 namespace {
 
 #if ROWSCAN_HAS_CUB
-/// Page-locks a block of the ring of a run a GPU joins, for every GPU (portable), so that copies from it run at the
-/// bus's speed; false if the system refuses (it is then copied from as plain memory, more slowly).
+/// Page-locks a block of the ring of a run a GPU joins, for every GPU, so that copies from it run at the bus's
+/// speed; false if the system refuses (it is then copied from as plain memory, more slowly).
 bool lock_for_gpus(void* p, std::size_t bytes) {
-  cudaError_t const e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
-  if (e == cudaSuccess) {
-    timeline_mark("a ring block locked");
-    return true;
-  }
-  timeline_mark(cudaGetErrorString(e));  // the block is copied as plain memory: the timeline says why
-  (void)cudaGetLastError();  // not a sticky error: clear it
-  return false;
-}
-void unlock_for_gpus(void* p) {
-  (void)cudaHostUnregister(p);
-  (void)cudaGetLastError();
+  char const* const refused = gpu_runtime::lock_for_gpus(p, bytes);
+  timeline_mark(refused == nullptr ? "a ring block locked" : refused);  // the timeline says why a block stays plain
+  return refused == nullptr;
 }
 #endif
 
 #if ROWSCAN_HAS_CUB
 /// A GPU worker's side of the queue: each batch is copied into one of two device slots on a stream of its
-/// own (io::text_uploader) while the worker folds the other, so it holds two batches at once. A batch may
+/// own (gpu_runtime::text_uploader) while the worker folds the other, so it holds two batches at once. A batch may
 /// hold the blocks of several inputs (the end of one file and the start of the next): one copy, a fold
 /// for each input's blocks.
 class gpu_lane final : public block_lane {
  public:
   gpu_lane(worker_slot const& slot, fold_place const& place)
-      : slot_(slot), place_(place), uploader_(*slot.ctx) {}
+      : slot_(slot), place_(place), uploader_(slot.ctx->stream()) {}
 
-  std::size_t depth() const override { return io::text_uploader::slots; }
+  std::size_t depth() const override { return gpu_runtime::text_uploader::slots; }
   std::size_t batch_bytes() const override { return place_.batch_bytes; }
   bool on_gpu() const override { return true; }
 
   /// Starts copying the batch's blocks, one after another, into its device slot.
   void start(block_batch& batch) override {
-    if (place_.ring != nullptr) place_.ring->lock_new({lock_for_gpus, unlock_for_gpus});  // blocks new to the ring
+    if (place_.ring != nullptr) place_.ring->lock_new({lock_for_gpus, gpu_runtime::unlock_for_gpus});  // blocks new to the ring
     thrust::device_vector<char>& slot = slots_[batch.slot];
     std::size_t const size = batch.bytes();
     if (slot.size() < size + place_.padding) slot.resize(size + place_.padding);  // grows to the largest batch
@@ -141,8 +131,8 @@ class gpu_lane final : public block_lane {
  private:
   worker_slot slot_;
   fold_place const& place_;
-  io::text_uploader uploader_;
-  std::array<thrust::device_vector<char>, io::text_uploader::slots> slots_;
+  gpu_runtime::text_uploader uploader_;
+  std::array<thrust::device_vector<char>, gpu_runtime::text_uploader::slots> slots_;
 };
 #else
 /// A host worker's side of the queue: it folds one block at a time, with OpenMP held to one thread (the
@@ -218,50 +208,15 @@ std::vector<int> worker_devices(job_options const& options) {
 #endif
 }
 
+// A host worker has no GPU: on the host systems these do nothing, and the CUDA driver is never loaded.
 void use_device(int device) {
-#if ROWSCAN_HAS_CUB
-  if (device != no_device) check_cuda(cudaSetDevice(device), ("cannot use GPU " + std::to_string(device)).c_str());
-#else
-  (void)device;
-#endif
+  if (ROWSCAN_HAS_CUB) gpu_runtime::use_device(device);
 }
 
-int current_device() {
-#if ROWSCAN_HAS_CUB
-  int device = 0;
-  check_cuda(cudaGetDevice(&device), "cannot tell the current GPU");
-  return device;
-#else
-  return no_device;
-#endif
-}
+int current_device() { return ROWSCAN_HAS_CUB ? gpu_runtime::current_device() : no_device; }
 
 void start_devices(std::vector<int> const& devices) {
-#if ROWSCAN_HAS_CUB
-  std::vector<int> distinct;
-  for (int const d : devices) {
-    if (d != no_device && std::find(distinct.begin(), distinct.end(), d) == distinct.end()) distinct.push_back(d);
-  }
-  if (distinct.size() < 2) return;  // one GPU starts with its first call, as it always has
-  std::vector<std::exception_ptr> failures(distinct.size());
-  std::vector<std::thread> starting;
-  for (std::size_t i = 0; i < distinct.size(); ++i) {
-    starting.emplace_back([&, i] {
-      try {
-        use_device(distinct[i]);
-        check_cuda(cudaFree(nullptr), ("cannot start GPU " + std::to_string(distinct[i])).c_str());
-      } catch (...) {
-        failures[i] = std::current_exception();
-      }
-    });
-  }
-  for (std::thread& t : starting) t.join();
-  for (std::exception_ptr const& failure : failures) {
-    if (failure) std::rethrow_exception(failure);
-  }
-#else
-  (void)devices;
-#endif
+  if (ROWSCAN_HAS_CUB) gpu_runtime::start_devices(devices);
 }
 
 std::size_t preferred_chunk_size(std::size_t on_gpu, std::size_t on_host) {
@@ -292,7 +247,9 @@ bool system_lanes::on_gpu() const { return ROWSCAN_HAS_CUB; }
 
 std::vector<lane_maker> system_lanes::lanes(fold_place const& place) const { return lanes_for(workers_, place); }
 
-io::block_memory system_lanes::ring_memory() const { return {io::allocate_pinned, io::free_pinned}; }
+io::block_memory system_lanes::ring_memory() const {
+  return ROWSCAN_HAS_CUB ? gpu_runtime::pinned_block_memory() : io::plain_block_memory();
+}
 
 std::size_t system_lanes::memory_in_use() const {
   memory_info const m = device_memory_info();

@@ -5,7 +5,7 @@
 #include "rowscan/context.hpp"
 #include "rowscan/cuda_check.hpp"
 #include "rowscan/error.hpp"
-#include "rowscan/io/pinned_memory.hpp"
+#include "rowscan/gpu_runtime/pinned_memory.hpp"
 #include "rowscan/io/read_at.hpp"
 #include "rowscan/job/line_end_index.hpp"
 #include "rowscan/job/tally.hpp"
@@ -79,7 +79,7 @@ void copy_to_device(int fd, char* device, std::uint64_t bytes, line_end_index& l
       std::array<cudaEvent_t, 2> copied{};
       ~staging() {
         if (stream != nullptr) (void)cudaStreamSynchronize(stream);
-        for (void* b : buffer) io::free_pinned(b);
+        for (void* b : buffer) gpu_runtime::free_pinned(b);
         for (cudaEvent_t e : copied) {
           if (e != nullptr) (void)cudaEventDestroy(e);
         }
@@ -92,7 +92,7 @@ void copy_to_device(int fd, char* device, std::uint64_t bytes, line_end_index& l
       staging s;
       check_cuda(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cannot make a copy stream");
       for (int b = 0; b < 2; ++b) {
-        s.buffer[b] = io::allocate_pinned(piece);
+        s.buffer[b] = gpu_runtime::allocate_pinned(piece);
         check_cuda(cudaEventCreateWithFlags(&s.copied[b], cudaEventDisableTiming), "cannot make a copy event");
       }
       int turn = 0;
@@ -164,8 +164,8 @@ void write_back(device_copy& copy) {
   if (copy.written_back) return;
   constexpr std::size_t piece = std::size_t{32} << 20;
   struct pinned {
-    void* p = io::allocate_pinned(piece);
-    ~pinned() { io::free_pinned(p); }
+    void* p = gpu_runtime::allocate_pinned(piece);
+    ~pinned() { gpu_runtime::free_pinned(p); }
   } buffer;
   check_cuda(cudaSetDevice(copy.gpu), "cannot use the GPU of a session's file");
   for (std::uint64_t at = 0; at < copy.bytes; at += piece) {

@@ -71,7 +71,7 @@ void start(int& argc, char**& argv) {
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &threads);
   int const my_rank = rank();
   inputs::keep_freed_buffers_mapped();  // the merge tree's steps reuse their buffers (rowscan/inputs/partial_wire.hpp)
-  // One GPU per rank: the node-local rank picks it among the node's GPUs (job::use_gpu).
+  // One GPU per rank: the node-local rank picks it among the node's GPUs (gpu_runtime::use_gpu).
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, my_rank, MPI_INFO_NULL, &node);
   int local_rank = 0;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "rowscan/io/pinned_memory.hpp"
+// Page-locked host memory, through the CUDA runtime (rowscan/gpu_runtime/pinned_memory.hpp).
+#include "rowscan/gpu_runtime/pinned_memory.hpp"
 
-#include "rowscan/config.hpp"
 #include "rowscan/error.hpp"
 #include "rowscan/io/huge_pages.hpp"
+
+#include <cuda_runtime_api.h>
 
 #include <cstdlib>
 #include <mutex>
@@ -11,10 +13,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace rowscan::io {
-ROWSCAN_SYSTEM_BEGIN
-
-#if ROWSCAN_HAS_CUB
+namespace rowscan::gpu_runtime {
 namespace {
 
 /// Page-locking is what makes pinned memory slow to get: the driver pins and maps every page. Memory
@@ -26,15 +25,15 @@ std::unordered_map<void*, bool> registered;  ///< allocation -> came from cudaHo
 void* register_huge_pages(std::size_t bytes) {
   char const* mode = std::getenv("ROWSCAN_PINNED");  // "alloc": always cudaHostAlloc (for comparisons)
   if (mode != nullptr && std::string(mode) == "alloc") return nullptr;
-  std::size_t const rounded = whole_huge_pages(bytes);
+  std::size_t const rounded = io::whole_huge_pages(bytes);
   void* p = nullptr;
   try {
-    p = allocate_huge_pages(rounded);
+    p = io::allocate_huge_pages(rounded);
   } catch (std::bad_alloc const&) {
     return nullptr;
   }
   if (cudaHostRegister(p, rounded, cudaHostRegisterDefault) != cudaSuccess) {
-    cudaGetLastError();  // clear the failure: the fallback below is not an error
+    (void)cudaGetLastError();  // clear the failure: the fallback below is not an error
     std::free(p);
     return nullptr;
   }
@@ -42,10 +41,8 @@ void* register_huge_pages(std::size_t bytes) {
 }
 
 }  // namespace
-#endif
 
 void* allocate_pinned(std::size_t bytes) {
-#if ROWSCAN_HAS_CUB
   if (void* p = register_huge_pages(bytes)) {
     std::lock_guard<std::mutex> lock(registered_mutex);
     registered[p] = true;
@@ -59,14 +56,10 @@ void* allocate_pinned(std::size_t bytes) {
   std::lock_guard<std::mutex> lock(registered_mutex);
   registered[p] = false;
   return p;
-#else
-  return ::operator new(bytes);
-#endif
 }
 
 void free_pinned(void* p) noexcept {
   if (p == nullptr) return;
-#if ROWSCAN_HAS_CUB
   bool was_registered = false;
   {
     std::lock_guard<std::mutex> lock(registered_mutex);
@@ -77,15 +70,25 @@ void free_pinned(void* p) noexcept {
     }
   }
   if (was_registered) {
-    cudaHostUnregister(p);
+    (void)cudaHostUnregister(p);
     std::free(p);
   } else {
-    cudaFreeHost(p);
+    (void)cudaFreeHost(p);
   }
-#else
-  ::operator delete(p);
-#endif
 }
 
-ROWSCAN_SYSTEM_END
-}  // namespace rowscan::io
+io::block_memory pinned_block_memory() { return {allocate_pinned, free_pinned}; }
+
+char const* lock_for_gpus(void* p, std::size_t bytes) {
+  cudaError_t const e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
+  if (e == cudaSuccess) return nullptr;
+  (void)cudaGetLastError();  // not a sticky error: clear it
+  return cudaGetErrorString(e);
+}
+
+void unlock_for_gpus(void* p) noexcept {
+  (void)cudaHostUnregister(p);
+  (void)cudaGetLastError();
+}
+
+}  // namespace rowscan::gpu_runtime

@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "rowscan/io/text_uploader.hpp"
+// Copies of staged text on a stream of their own, ordered by events (rowscan/gpu_runtime/text_uploader.hpp).
+#include "rowscan/gpu_runtime/text_uploader.hpp"
 
-#include "rowscan/context.hpp"
-#include "rowscan/cuda_check.hpp"
+#include "rowscan/gpu_runtime/check_cuda.hpp"
 
-#include <cstring>
-#include <string>
+namespace rowscan::gpu_runtime {
 
-namespace rowscan::io {
-ROWSCAN_SYSTEM_BEGIN
-
-#if ROWSCAN_HAS_CUB
 struct text_uploader::state {
   cudaStream_t work_stream = nullptr;  ///< the context's
   cudaStream_t copy_stream = nullptr;
@@ -18,8 +13,8 @@ struct text_uploader::state {
   cudaEvent_t read[slots] = {};
 };
 
-text_uploader::text_uploader(context const& ctx) : state_(std::make_unique<state>()) {
-  state_->work_stream = ctx.stream();
+text_uploader::text_uploader(CUstream_st* work_stream) : state_(std::make_unique<state>()) {
+  state_->work_stream = work_stream;
   check_cuda(cudaStreamCreateWithFlags(&state_->copy_stream, cudaStreamNonBlocking), "cannot create a copy stream");
   for (int s = 0; s < slots; ++s) {
     check_cuda(cudaEventCreateWithFlags(&state_->copied[s], cudaEventDisableTiming), "cannot create an event");
@@ -29,12 +24,12 @@ text_uploader::text_uploader(context const& ctx) : state_(std::make_unique<state
 }
 
 text_uploader::~text_uploader() {
-  cudaStreamSynchronize(state_->copy_stream);
+  (void)cudaStreamSynchronize(state_->copy_stream);
   for (int s = 0; s < slots; ++s) {
-    cudaEventDestroy(state_->copied[s]);
-    cudaEventDestroy(state_->read[s]);
+    (void)cudaEventDestroy(state_->copied[s]);
+    (void)cudaEventDestroy(state_->read[s]);
   }
-  cudaStreamDestroy(state_->copy_stream);
+  (void)cudaStreamDestroy(state_->copy_stream);
 }
 
 void text_uploader::upload(int slot, char* dst, char const* src, std::size_t n) {
@@ -54,15 +49,5 @@ void text_uploader::consumed(int slot) {
 void text_uploader::host_waits_for(int slot) {
   check_cuda(cudaEventSynchronize(state_->copied[slot]), "copying text to the device failed");
 }
-#else
-struct text_uploader::state {};
-text_uploader::text_uploader(context const&) {}
-text_uploader::~text_uploader() = default;
-void text_uploader::upload(int, char* dst, char const* src, std::size_t n) { std::memcpy(dst, src, n); }
-void text_uploader::device_waits_for(int) {}
-void text_uploader::consumed(int) {}
-void text_uploader::host_waits_for(int) {}
-#endif
 
-ROWSCAN_SYSTEM_END
-}  // namespace rowscan::io
+}  // namespace rowscan::gpu_runtime

@@ -1,33 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
-// rowscan/io/text_uploader.hpp: host-to-device copies of staged text that overlap the device's work.
+// rowscan/gpu_runtime/text_uploader.hpp: host-to-device copies of staged text that overlap the device's work
+// (the CUDA runtime alone, compiled once: rowscan/gpu_runtime/gpus.hpp).
 //
 // Two device slots take turns: while the device parses the text in one slot, the next block is
 // copied into the other on a stream of its own. Events order the three parties: a copy into a slot
 // waits until the device has read the slot's previous text; the device's work on a slot waits for
 // its copy; the host waits for a copy before its pinned staging block goes back to the reader.
-// On the CPU backends the copy is a plain synchronous one and the waits do nothing.
+// In a build without CUDA the copy is a plain synchronous one and the waits do nothing.
 #pragma once
-
-#include "rowscan/system.hpp"
 
 #include <cstddef>
 #include <memory>
 
-namespace rowscan {
-ROWSCAN_SYSTEM_BEGIN
-class context;
-ROWSCAN_SYSTEM_END
-}  // namespace rowscan
+struct CUstream_st;  // the CUDA runtime's stream, named without its headers: cudaStream_t is CUstream_st*
 
-namespace rowscan::io {
-ROWSCAN_SYSTEM_BEGIN
+namespace rowscan::gpu_runtime {
 
 class text_uploader {
  public:
   static constexpr int slots = 2;
 
-  /// Device work is that of ctx's stream; copies go on a stream of the uploader's own.
-  explicit text_uploader(context const& ctx);
+  /// Device work is that of work_stream (a context's); copies go on a stream of the uploader's own.
+  explicit text_uploader(CUstream_st* work_stream);
   ~text_uploader();
   text_uploader(text_uploader const&) = delete;
   text_uploader& operator=(text_uploader const&) = delete;
@@ -47,5 +41,4 @@ class text_uploader {
   std::unique_ptr<state> state_;
 };
 
-ROWSCAN_SYSTEM_END
-}  // namespace rowscan::io
+}  // namespace rowscan::gpu_runtime
