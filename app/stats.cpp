@@ -76,6 +76,10 @@ void print_stats(char const* command, std::string const& headline, job::run_repo
   std::fprintf(stderr, "  %-18s %9.3f ms  (%s of text)\n", "total", total_seconds * 1e3,
                rate_text(static_cast<double>(report.bytes), total_seconds).c_str());
   std::fprintf(stderr, "  %-18s %s\n", "memory", process_memory_text().c_str());
+  // The workers' threads and the rest (the driver's, readers', an OpenMP team's) while the last block was
+  // folded, and after the answer (docs/job-driver.md, "One queue for every input").
+  std::fprintf(stderr, "  %-18s %zu while folding, %zu after the answer\n", "threads", report.threads_while_folding,
+               job::process_threads());
   // Each worker's share: blocks are handed out in input order to whichever worker is idle.
   for (std::size_t i = 0; i < report.shares.size(); ++i) {
     auto const& w = report.shares[i];

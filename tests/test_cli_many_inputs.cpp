@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -76,6 +77,30 @@ TEST_F(CliManyInputs, FilesOfFewerBlocksThanWorkersAreCutForEveryWorker) {
   ASSERT_NE(at, std::string::npos) << r.err;
   std::size_t const begin = r.err.rfind(", ", at) + 2;
   EXPECT_GE(std::stoul(r.err.substr(begin, at - begin)), 4u) << "each file is still one block\n" << r.err;
+}
+
+// A run's threads are its workers' and a few more (the process's own, the driver's), for any number of files:
+// nothing is made per file, and no OpenMP team idles beside the workers (it is made after them, for the answer).
+// --stats counts them from /proc as the last block is folded, and again after the answer.
+TEST_F(CliManyInputs, AHundredFilesRunOnTheWorkersAndAFewThreadsMore) {
+  std::mt19937 rng(11);
+  std::string const text = support::random_measurements(11, 300, 20000, 16);
+  std::string const files = split_into_files(text, 100, rng, "part");
+  for (unsigned const workers : {2u, 8u}) {
+    SCOPED_TRACE(std::to_string(workers) + " workers");
+    run_result const r =
+        run("stations --stats --devices cpu --chunk-size 4K --threads " + std::to_string(workers) + files);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, reference::stations_answer(text));
+    std::size_t const at = r.err.find("  threads ");
+    ASSERT_NE(at, std::string::npos) << r.err;
+    unsigned folding = 0, after = 0;
+    ASSERT_EQ(std::sscanf(r.err.c_str() + at, " threads %u while folding, %u after the answer", &folding, &after), 2)
+        << r.err;
+    EXPECT_GE(folding, workers) << r.err;  // the workers live until the last block is folded
+    EXPECT_LE(folding, workers + 4) << r.err;
+    EXPECT_LE(after, workers + 4) << r.err;
+  }
 }
 
 TEST_F(CliManyInputs, LineitemOverRandomSplitsIsTheConcatenationsAnswer) {

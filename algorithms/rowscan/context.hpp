@@ -39,6 +39,12 @@ using stream_handle = std::nullptr_t;
 /// - Functions that return device data only enqueue work; a value the host needs is read with
 ///   read_back (read_back.hpp), which waits for the stream: the one visible synchronization.
 /// - An optional stage_observer (stage.hpp) that compositions report their stages to.
+/// On the host systems, makes the process's OpenMP team before its first region of several threads, so
+/// that a system that refuses a thread gives a clean rowscan::error (libgomp would end the process); once,
+/// and not from a thread held to one (job::one_thread_scope). Nothing under CUDA. A context calls it when
+/// made and at every policy().
+void start_thread_team();
+
 class context {
  public:
   using allocator_type = thrust::mr::allocator<char, memory_pool>;
@@ -53,6 +59,7 @@ class context {
 #if ROWSCAN_HAS_CUB
     return thrust::cuda::par_nosync(alloc_).on(stream());
 #else
+    start_thread_team();  // the first region of several threads finds its team made
     return thrust::device(alloc_);
 #endif
   }

@@ -35,18 +35,21 @@ struct context::owned_stream {
 stream_handle context::stream() const { return stream_->stream; }
 
 void context::synchronize() const { check_cuda(cudaStreamSynchronize(stream()), "the device failed"); }
+
+void start_thread_team() {}  // CUDA's work starts no OpenMP team
 #else
-#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
-namespace {
 /// libgomp ends the process with its own message ("libgomp: Thread creation failed: ...") when the
-/// system refuses one of its threads, as under a low `ulimit -v`, and no caller can catch that. So the
-/// first context starts OpenMP's team itself: first as many std::threads (the same default stack size),
-/// whose refusal is a std::system_error, then one empty parallel region, whose threads libgomp keeps
-/// for every later region of the same size. Contexts are made on several threads at once (a run's
-/// workers): the first call does this and the others wait for it; one that throws leaves the next call
-/// to try again.
-void start_openmp_threads() {
+/// system refuses one of its threads, as under a low `ulimit -v`, and no caller can catch that. So the team
+/// is made here, before the first region of several threads: first as many std::threads (the same default
+/// stack size), whose refusal is a std::system_error, then one empty parallel region, whose threads libgomp
+/// keeps for every later region of the same size. A thread held to one (job::one_thread_scope) makes no
+/// team: a run's workers are lent and fold so, and the team is made after them, for the output
+/// (docs/job-driver.md, "One queue for every input"). Several threads may get here at once: the first
+/// does it and the others wait; one that throws leaves the next call to try again.
+void start_thread_team() {
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
   static std::once_flag started;
+  if (omp_get_max_threads() == 1) return;  // this thread's regions make no team
   std::call_once(started, [] {
     int const threads = omp_get_max_threads();
     std::vector<std::thread> trial;
@@ -62,14 +65,11 @@ void start_openmp_threads() {
     {
     }
   });
-}
-}  // namespace
 #endif
+}
 
 struct context::owned_stream {
-#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
-  owned_stream() { start_openmp_threads(); }
-#endif
+  owned_stream() { start_thread_team(); }
 };
 
 stream_handle context::stream() const { return nullptr; }

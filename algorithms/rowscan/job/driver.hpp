@@ -17,6 +17,7 @@
 #include "rowscan/io/chunked_reader.hpp"
 #include "rowscan/job/block_queue.hpp"
 #include "rowscan/job/block_worker.hpp"
+#include "rowscan/job/one_thread_scope.hpp"
 #include "rowscan/job/run_blocks.hpp"
 #include "rowscan/job/run_report.hpp"
 #include "rowscan/system.hpp"
@@ -45,21 +46,6 @@ std::vector<int> worker_devices(job_options const& options);
 void use_device(int device);
 int current_device();
 void start_devices(std::vector<int> const& devices);
-
-/// While it lives, the OpenMP regions that this thread starts run on one thread (the host systems;
-/// nothing under CUDA). Host workers fold under it, the parallelism being across blocks, and a
-/// workload merges its workers' partial answers under it: they are small, and a team's barriers cost
-/// more than the team saves on a busy machine (docs/stations.md, "6. Output"; docs/data/output_stage-cpu.csv).
-class one_thread_scope {
- public:
-  one_thread_scope();
-  ~one_thread_scope();
-  one_thread_scope(one_thread_scope const&) = delete;
-  one_thread_scope& operator=(one_thread_scope const&) = delete;
-
- private:
-  int before_ = 0;
-};
 
 /// A worker and the context it runs on: each worker has its own (stream, pool, observer), on its own
 /// GPU under CUDA (the thread that runs the worker makes `device` current).

@@ -22,6 +22,7 @@ inline void add_report(run_report& into, run_report const& later) {
   into.chunk_size = std::max(into.chunk_size, later.chunk_size);
   into.device_bytes = std::max(into.device_bytes, later.device_bytes);
   into.pool_peak_bytes = std::max(into.pool_peak_bytes, later.pool_peak_bytes);
+  into.threads_while_folding = std::max(into.threads_while_folding, later.threads_while_folding);
   for (auto const& [stage, seconds] : later.times.stages()) into.times.add(stage.c_str(), seconds);
   // Worker i of every piece is the same processor (the same worker set folds each file in turn).
   if (into.shares.size() < later.shares.size()) into.shares.resize(later.shares.size());

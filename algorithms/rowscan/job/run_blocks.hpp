@@ -82,8 +82,9 @@ struct joining_group {
   /// Ring blocks it holds beyond the first group's workers (a GPU holds the ready blocks that fill its slot
   /// until their copy lands).
   std::size_t blocks = 0;
-  /// Testing (--gpu-joins-after K): the driver holds after its K-th block until the group has joined (or
-  /// failed), so that it takes part whatever the timing; 0: no hold.
+  /// Testing (--gpu-joins-after K): the group joins once the driver has handed out K blocks, and the driver
+  /// holds after its K-th until the group has joined (or failed), so that the first group's lanes take the
+  /// first blocks and this group takes part, whatever the timing; 0: no hold.
   std::size_t join_after_blocks = 0;
   /// Whether the first group's workers stop taking blocks once this group has taken its first: they
   /// then hold cores that this group's reader needs (block_queue::join's `relieve`).

@@ -82,8 +82,12 @@ struct run_report {
   std::size_t chunk_size = 0;
   std::size_t device_bytes = 0;  ///< device memory held at the end beyond what was in use at the start
   std::size_t pool_peak_bytes = 0;  ///< the most large blocks (over 1 MiB) the context's pool held at once
+  std::size_t threads_while_folding = 0;  ///< the process's threads as its last block was folded (process_threads)
   stage_times times;             ///< seconds per stage; exact with job_options::time_stages
 };
+
+/// The threads this process has now (Linux's /proc/self/status); 0 where it cannot tell.
+std::size_t process_threads();
 
 /// Several inputs read in turn by the same workers, whose partial answers pile up across them: the files
 /// of a list, or the pieces of a share (rowscan/inputs/claimed_pieces.hpp). One run reads them into one

@@ -8,7 +8,8 @@ namespace rowscan::inputs {
 
 void encode_report(wire_writer& out, job::run_report const& r) {
   for (std::uint64_t n : {r.bytes, r.lines, std::uint64_t{r.chunks}, std::uint64_t{r.chunk_size},
-                          std::uint64_t{r.device_bytes}, std::uint64_t{r.pool_peak_bytes}}) {
+                          std::uint64_t{r.device_bytes}, std::uint64_t{r.pool_peak_bytes},
+                          std::uint64_t{r.threads_while_folding}}) {
     out.number(n);
   }
   auto const stages = r.times.stages();
@@ -27,6 +28,7 @@ void decode_report(wire_reader& in, job::run_report& r) {
   r.chunk_size = in.number();
   r.device_bytes = in.number();
   r.pool_peak_bytes = in.number();
+  r.threads_while_folding = in.number();
   r.times = job::stage_times();
   for (std::uint64_t n = in.number(); n > 0; --n) {
     std::string const name = in.text();

@@ -32,10 +32,6 @@
 #include <string>
 #include <vector>
 
-#if !ROWSCAN_HAS_CUB
-#  include <omp.h>
-#endif
-
 namespace rowscan::job {
 ROWSCAN_SYSTEM_BEGIN
 namespace {
@@ -190,14 +186,6 @@ std::vector<lane_maker> lanes_for(std::vector<worker_slot> const& workers, fold_
 
 }  // namespace
 
-
-#if ROWSCAN_HAS_CUB
-one_thread_scope::one_thread_scope() = default;
-one_thread_scope::~one_thread_scope() = default;
-#else
-one_thread_scope::one_thread_scope() : before_(omp_get_max_threads()) { omp_set_num_threads(1); }
-one_thread_scope::~one_thread_scope() { omp_set_num_threads(before_); }
-#endif
 
 std::vector<int> worker_devices(job_options const& options) {
 #if ROWSCAN_HAS_CUB

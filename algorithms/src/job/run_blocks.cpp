@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -94,13 +95,19 @@ class joiner {
 
   /// The queue takes no more lanes (it is finishing).
   void close() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    open_ = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      open_ = false;
+    }
+    changed_.notify_all();  // a group held for the testing hold's block joins no more
   }
-  /// Counts a pushed block; at the testing hold's block, waits until the group has joined or failed.
+  /// Counts a pushed block; at the testing hold's block, lets the group join and waits until it has (or failed):
+  /// the first group's lanes had the blocks before it to themselves.
   void pushed_one() {
-    if (++pushed_ != joining_.join_after_blocks) return;
+    if (joining_.join_after_blocks == 0) return;
     std::unique_lock<std::mutex> lock(mutex_);
+    if (++pushed_ != joining_.join_after_blocks) return;
+    changed_.notify_all();
     changed_.wait(lock, [&] { return settled_; });
   }
   /// Waits until the group is made (or failed); what making it threw, if anything.
@@ -113,7 +120,8 @@ class joiner {
   void make_and_join() {
     try {
       lane_group const& group = joining_.make();
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return pushed_ >= joining_.join_after_blocks || !open_; });  // the testing hold
       if (open_) {
         place_.emplace(fold_place{group.chunk_size(), group.layout().text_padding, group.layout().block_size, &ring_});
         queue_.join(group.lanes(*place_), joining_.relieves_first);
@@ -204,6 +212,18 @@ void add_shares(std::vector<worker_share>& into, std::vector<worker_share> const
 }
 
 }  // namespace
+
+std::size_t process_threads() {
+  std::FILE* status = std::fopen("/proc/self/status", "r");
+  if (status == nullptr) return 0;
+  std::size_t threads = 0;
+  char line[256];
+  while (std::fgets(line, sizeof line, status) != nullptr) {
+    if (std::sscanf(line, "Threads: %zu", &threads) == 1) break;
+  }
+  std::fclose(status);
+  return threads;
+}
 
 std::string run_blocks(input_sequence& inputs, job_options const& options, lane_group const& group, run_report& report,
                        joining_group* joining) {
@@ -402,6 +422,7 @@ std::string run_blocks(input_sequence& inputs, job_options const& options, lane_
     report_done({});
   }
   if (joins) joins->close();  // nobody joins a queue that is finishing
+  report.threads_while_folding = process_threads();  // the workers' threads still live: the run's most
   queue_end end = folding.finish();  // every block folded, and back with its reader
   timeline_mark("last block folded");
   report_done(std::move(end.done));

@@ -172,6 +172,7 @@ summary answer_of_workers(job::worker_set<worker>& workers, summary out, std::st
     }
     std::optional<job::one_thread_scope> one_thread;
     if (stations < output_team_from_stations) one_thread.emplace();
+    start_thread_team();  // the output's team, made now that the workers' threads are gone (if it is used)
     for (auto const& w : workers.workers()) {
       out.fast_chunks += w->paths().fast_blocks();
       out.general_chunks += w->paths().general_blocks();
