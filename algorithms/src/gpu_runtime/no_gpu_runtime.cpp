@@ -2,6 +2,7 @@
 // rowscan/gpu_runtime in a build without CUDA: no GPUs, plain memory, plain copies. Only a host engine runs
 // in such a build, and it never calls these; they keep every caller compiled once linkable and honest.
 #include "rowscan/error.hpp"
+#include "rowscan/gpu_runtime/file_copies.hpp"
 #include "rowscan/gpu_runtime/gpus.hpp"
 #include "rowscan/gpu_runtime/pinned_memory.hpp"
 #include "rowscan/gpu_runtime/text_uploader.hpp"
@@ -30,6 +31,9 @@ void free_pinned(void* p) noexcept { ::operator delete(p); }
 io::block_memory pinned_block_memory() { return io::plain_block_memory(); }
 char const* lock_for_gpus(void*, std::size_t) { return no_cuda; }
 void unlock_for_gpus(void*) noexcept {}
+
+void copy_file_to_device(int, char*, std::uint64_t, job::line_end_index&) { throw device_error(no_cuda); }
+void copy_device_to_file(int, char const*, std::uint64_t, int) { throw device_error(no_cuda); }
 
 struct text_uploader::state {};
 text_uploader::text_uploader(CUstream_st*) {}

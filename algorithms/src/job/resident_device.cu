@@ -5,14 +5,12 @@
 #include "rowscan/context.hpp"
 #include "rowscan/cuda_check.hpp"
 #include "rowscan/error.hpp"
-#include "rowscan/gpu_runtime/pinned_memory.hpp"
-#include "rowscan/io/read_at.hpp"
+#include "rowscan/gpu_runtime/file_copies.hpp"
 #include "rowscan/job/line_end_index.hpp"
 #include "rowscan/job/tally.hpp"
 #include "rowscan/session/device_keeper.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <atomic>
 #include <chrono>
@@ -56,70 +54,6 @@ struct device_copy {
   }
 };
 
-/// Copies `bytes` of the file on fd to `device` (on the current GPU) and indexes its line ends, several threads
-/// at once, each through two page-locked staging buffers of its own: one is read into with pread (and indexed)
-/// while the other's copy runs. pread from the page cache into pinned memory runs at 43 GB/s with 16 threads,
-/// where one cudaMemcpy from a mapping of the file is pageable: about 9 GB/s (docs/data/page_cache_copy-h100.csv).
-void copy_to_device(int fd, char* device, std::uint64_t bytes, line_end_index& line_ends) {
-  // 4 MiB: a thread's two buffers are 8 MiB of pinned memory, which is slow to allocate; a multiple of the
-  // index's stretch.
-  constexpr std::size_t piece = std::size_t{4} << 20;
-  static_assert(piece % line_end_index::stretch == 0);
-  std::uint64_t const pieces = (bytes + piece - 1) / piece;
-  unsigned const threads =
-      static_cast<unsigned>(std::min<std::uint64_t>(pieces, std::clamp(std::thread::hardware_concurrency(), 1u, 16u)));
-  int gpu = 0;
-  check_cuda(cudaGetDevice(&gpu), "cannot tell the current GPU");
-  std::vector<std::exception_ptr> failures(threads);
-  // Thread t copies pieces t, t + threads, ...: the stripes interleave, so every thread ends at about once.
-  auto copy_stripe = [&](unsigned t) {
-    struct staging {  // a thread's stream, buffers and events, freed however the thread ends
-      cudaStream_t stream = nullptr;
-      std::array<void*, 2> buffer{};
-      std::array<cudaEvent_t, 2> copied{};
-      ~staging() {
-        if (stream != nullptr) (void)cudaStreamSynchronize(stream);
-        for (void* b : buffer) gpu_runtime::free_pinned(b);
-        for (cudaEvent_t e : copied) {
-          if (e != nullptr) (void)cudaEventDestroy(e);
-        }
-        if (stream != nullptr) (void)cudaStreamDestroy(stream);
-        (void)cudaGetLastError();
-      }
-    };
-    try {
-      check_cuda(cudaSetDevice(gpu), "cannot use the GPU of a session's file");
-      staging s;
-      check_cuda(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cannot make a copy stream");
-      for (int b = 0; b < 2; ++b) {
-        s.buffer[b] = gpu_runtime::allocate_pinned(piece);
-        check_cuda(cudaEventCreateWithFlags(&s.copied[b], cudaEventDisableTiming), "cannot make a copy event");
-      }
-      int turn = 0;
-      for (std::uint64_t i = t; i < pieces; i += threads, turn ^= 1) {
-        std::uint64_t const begin = i * piece;
-        std::size_t const n = static_cast<std::size_t>(std::min<std::uint64_t>(piece, bytes - begin));
-        check_cuda(cudaEventSynchronize(s.copied[turn]), "cannot copy a file to the GPU");  // its last copy is done
-        char* const to = static_cast<char*>(s.buffer[turn]);
-        io::read_at(fd, to, n, begin, "a file kept on the GPU", bytes);
-        check_cuda(cudaMemcpyAsync(device + begin, to, n, cudaMemcpyHostToDevice, s.stream), "cannot copy a file to the GPU");
-        check_cuda(cudaEventRecord(s.copied[turn], s.stream), "cannot copy a file to the GPU");
-        line_ends.index(to, n, begin);  // while the copy runs
-      }
-      check_cuda(cudaStreamSynchronize(s.stream), "cannot copy a file to the GPU");
-    } catch (...) {
-      failures[t] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> copying;
-  for (unsigned t = 1; t < threads; ++t) copying.emplace_back(copy_stripe, t);
-  copy_stripe(0);
-  for (std::thread& c : copying) c.join();
-  for (std::exception_ptr const& f : failures) {
-    if (f) std::rethrow_exception(f);
-  }
-}
-
 using file_key = std::pair<std::uint64_t, std::uint64_t>;  // the memory file's device and inode
 
 std::optional<file_key> key_of(int fd) {
@@ -162,23 +96,7 @@ std::shared_ptr<device_copy> copy_of(int fd) {
 void write_back(device_copy& copy) {
   std::lock_guard<std::mutex> lock(copy.writing);
   if (copy.written_back) return;
-  constexpr std::size_t piece = std::size_t{32} << 20;
-  struct pinned {
-    void* p = gpu_runtime::allocate_pinned(piece);
-    ~pinned() { gpu_runtime::free_pinned(p); }
-  } buffer;
-  check_cuda(cudaSetDevice(copy.gpu), "cannot use the GPU of a session's file");
-  for (std::uint64_t at = 0; at < copy.bytes; at += piece) {
-    std::size_t const n = static_cast<std::size_t>(std::min<std::uint64_t>(piece, copy.bytes - at));
-    check_cuda(cudaMemcpy(buffer.p, copy.device + at, n, cudaMemcpyDeviceToHost), "cannot copy a file from the GPU");
-    for (std::size_t written = 0; written < n;) {
-      ssize_t const put = ::pwrite(copy.memory, static_cast<char const*>(buffer.p) + written, n - written,
-                                   static_cast<off_t>(at + written));
-      if (put < 0 && errno == EINTR) continue;
-      if (put <= 0) throw error("cannot write a session's memory file: " + std::string(std::strerror(errno)));
-      written += static_cast<std::size_t>(put);
-    }
-  }
+  gpu_runtime::copy_device_to_file(copy.gpu, copy.device, copy.bytes, copy.memory);
   copy.written_back = true;
 }
 #endif
@@ -256,7 +174,7 @@ bool keep_on_device(int file, int memory, std::uint64_t bytes) {
   }
   copy->device = static_cast<char*>(device);
   copy->line_ends.emplace(bytes);
-  copy_to_device(file, copy->device, bytes, *copy->line_ends);
+  gpu_runtime::copy_file_to_device(file, copy->device, bytes, *copy->line_ends);
   check_cuda(cudaMemset(copy->device + bytes, 0, copy_padding), "cannot clear the padding of a file on the GPU");
   copy->longest_line = copy->line_ends->longest_line_bound();
   copy->memory = ::fcntl(memory, F_DUPFD_CLOEXEC, 0);
