@@ -16,6 +16,9 @@ namespace rowscan::gpu_runtime {
 /// A worker without a GPU of its own (job::no_device).
 constexpr int no_device = -1;
 
+/// Whether this build has the CUDA runtime (false: the stub of a build without CUDA).
+bool built_with_cuda();
+
 /// Why this process cannot run on GPU gpu_index (job::default_gpu: this process's GPU) (no driver, no such
 /// device, a build without CUDA), or nothing when it can. It loads the driver, not a context.
 std::optional<std::string> gpu_unavailable(int gpu_index);

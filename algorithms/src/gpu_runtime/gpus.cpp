@@ -27,6 +27,8 @@ int visible_gpus(std::string* problem) {
 
 }  // namespace
 
+bool built_with_cuda() { return true; }
+
 std::optional<std::string> gpu_unavailable(int gpu_index) {
   std::string problem;
   int const count = visible_gpus(&problem);

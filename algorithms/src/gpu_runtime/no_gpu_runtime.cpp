@@ -16,6 +16,7 @@ namespace {
 char const* const no_cuda = "this rowscan was built without CUDA";
 }  // namespace
 
+bool built_with_cuda() { return false; }
 std::optional<std::string> gpu_unavailable(int) { return std::string(no_cuda); }
 int gpu_count() { return 0; }
 void use_gpu(int) { throw device_error(no_cuda); }
