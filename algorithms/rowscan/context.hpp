@@ -29,6 +29,12 @@ using stream_handle = cudaStream_t;
 using stream_handle = std::nullptr_t;
 #endif
 
+/// On the host systems, makes the process's OpenMP team before its first region of several threads, so
+/// that a system that refuses a thread gives a clean rowscan::error (libgomp would end the process); once,
+/// and not from a thread held to one (job::one_thread_scope). Nothing under CUDA. A context calls it when
+/// made and at every policy().
+void start_thread_team();
+
 /// Execution context, cheap to copy; copies share the stream and the pool.
 ///
 /// - One stream: every Thrust call runs on it through policy(), every CUB call and copy is given
@@ -39,12 +45,6 @@ using stream_handle = std::nullptr_t;
 /// - Functions that return device data only enqueue work; a value the host needs is read with
 ///   read_back (read_back.hpp), which waits for the stream: the one visible synchronization.
 /// - An optional stage_observer (stage.hpp) that compositions report their stages to.
-/// On the host systems, makes the process's OpenMP team before its first region of several threads, so
-/// that a system that refuses a thread gives a clean rowscan::error (libgomp would end the process); once,
-/// and not from a thread held to one (job::one_thread_scope). Nothing under CUDA. A context calls it when
-/// made and at every policy().
-void start_thread_team();
-
 class context {
  public:
   using allocator_type = thrust::mr::allocator<char, memory_pool>;
