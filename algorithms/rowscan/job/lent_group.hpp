@@ -9,6 +9,8 @@
 // once its context is made (rowscan/inputs/hand_over.hpp), their answers merged by the workload's merge.
 #pragma once
 
+#include "rowscan/job/devices.hpp"
+#include "rowscan/job/one_thread_scope.hpp"
 #include "rowscan/job/run_blocks.hpp"
 
 #include <string>
@@ -28,6 +30,17 @@ class lent_group {
   /// with the report. Called once.
   virtual Partial answer(std::string const& label) = 0;
 };
+
+/// lend(options): a workload's workers lent with this thread's OpenMP held to one, so that the host systems'
+/// team is made after the run, for the answer, instead of idling beside the workers' threads
+/// (one_thread_scope.hpp; docs/job-driver.md, "One queue for every input"). A host engine's workers are
+/// counted first, their default being OpenMP's count of threads.
+template <class Options, class Lend>
+auto lend_with_one_thread(Options options, bool on_host, Lend const& lend) {
+  if (on_host && options.workers == 0) options.workers = host_worker_count();
+  one_thread_scope const workers_only;
+  return lend(options);
+}
 
 /// The run of `inputs` with one group, and its answer.
 template <class Partial>

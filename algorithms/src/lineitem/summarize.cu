@@ -84,12 +84,16 @@ std::unique_ptr<job::lent_group<summary>> lend_with(summarize_options const& opt
 std::unique_ptr<job::lent_group<summary>> lend(summarize_options const& options) { return lend_with(options, nullptr); }
 
 summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
-  return job::run_lent(inputs, options, *lend(options));  // the workers go after the answer: their memory freed
+  auto const lend_counted = [](summarize_options const& counted) { return lend(counted); };
+  auto const workers = job::lend_with_one_thread(options, !ROWSCAN_HAS_CUB, lend_counted);
+  return job::run_lent(inputs, options, *workers);  // the workers go after the answer: their memory freed
 }
 
 summary summarize_keeping(job::input_sequence& inputs, summarize_options const& options,
                           std::deque<column_store>& kept) {
-  return job::run_lent(inputs, options, *lend_with(options, &kept));
+  auto const lend_keeping = [&kept](summarize_options const& counted) { return lend_with(counted, &kept); };
+  auto const workers = job::lend_with_one_thread(options, !ROWSCAN_HAS_CUB, lend_keeping);
+  return job::run_lent(inputs, options, *workers);
 }
 
 ROWSCAN_SYSTEM_END

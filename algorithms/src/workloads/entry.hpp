@@ -9,8 +9,7 @@
 
 #include "rowscan/engine.hpp"
 #include "rowscan/error.hpp"
-#include "rowscan/job/devices.hpp"
-#include "rowscan/job/one_thread_scope.hpp"
+#include "rowscan/job/lent_group.hpp"
 #include "rowscan/system_tag.hpp"
 #include "rowscan/workload.hpp"
 
@@ -51,13 +50,9 @@ Partial workload_entry<Partial, Options, Explained>::merge(Partial a, Partial co
 
 template <class Partial, class Options, class Explained>
 auto workload_entry<Partial, Options, Explained>::lend(engine const& on, Options const& options) -> lent {
-  // Lent with this thread's OpenMP held to one: its team is made after the run, for the answer, instead of
-  // idling beside the workers' threads (rowscan/job/one_thread_scope.hpp). The host's workers are counted first:
-  // their default is OpenMP's count of threads.
-  Options counted = options;
-  if (!on.on_gpu() && counted.workers == 0) counted.workers = job::host_worker_count();
-  job::one_thread_scope const workers_only;
-  return workloads::on_system(on, [&](auto system) { return lend(system, counted); });
+  return job::lend_with_one_thread(options, !on.on_gpu(), [&](Options const& counted) {
+    return workloads::on_system(on, [&](auto system) { return lend(system, counted); });
+  });
 }
 
 template <class Partial, class Options, class Explained>
