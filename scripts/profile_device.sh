@@ -20,6 +20,10 @@
 #           --report cuda_gpu_trace`), and the NVTX stages projected onto the GPU's timeline
 #           (nvtx_gpu_proj_trace), for the gaps between launches (scripts/nsys_gaps.py)
 # nsys-lineitem (not in the default): the same two files for the lineitem run
+# startup (not in the default): nsys-startup-api-trace.csv and nsys-startup-gpu-trace.csv: the same stations
+#           run on 1e8 lines of 10,000 stations (1.9 GB), every CUDA call of the host with its start and
+#           duration (`cuda_api_trace`: the context, pinned memory, allocations, module loads, waits) beside
+#           the GPU's work, for where a run's time goes between the context and its first block folded
 # and always profile.log: the tools' versions, each command's exit status, time and last lines of output.
 # At most 8 files, each small: what the device machine sends back. Reports and inputs stay in DATA_DIR.
 #
@@ -36,6 +40,9 @@
 # they are (the device notes ask for it).
 #   DATA_DIR=/tmp  ROWSCAN=build/cuda/app/rowscan  PROFILE_TIMEOUT=240 (seconds, each profiled run)
 set -uo pipefail
+# Every profiled run is this process, not a child forked to outlive the answer (process/answer_first.hpp):
+# Nsight Systems does not follow a fork without an exec.
+export ROWSCAN_ANSWER_FIRST=0
 cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-build/cuda/profile}
 data=${DATA_DIR:-/tmp}
@@ -62,6 +69,12 @@ if wanted lineitem || wanted nsys-lineitem; then
   cat "$lineitem_file" > /dev/null
 fi
 stations_run=("$exe" stations --devices gpu "$stations_file")
+startup_file="$data/profile-measurements-1e8-10000.txt"
+if wanted startup; then
+  [ -s "$startup_file" ] ||
+    "$exe" generate measurements --rows 100000000 --stations 10000 --seed 1 -o "$startup_file"
+  cat "$startup_file" > /dev/null
+fi
 lineitem_run=("$exe" lineitem --devices gpu --suppkey-below 5000 --chunk-size 64M "$lineitem_file")
 for f in "$stations_file" "$lineitem_file"; do [ -f "$f" ] && note "input $(stat -c %s "$f") bytes: $f"; done
 
@@ -135,7 +148,25 @@ nsys_profile() {  # nsys_profile NAME COMMAND...
   note "nsys-$name-nvtx.csv: rc $?, $(wc -l < "$out/nsys-$name-nvtx.csv") lines"
 }
 
-if wanted nsys || wanted nsys-lineitem; then
+# startup_trace: the start-up's trace (the `startup` part above).
+startup_trace() {
+  local rep="$data/nsys-startup" start=$SECONDS
+  note "== nsys startup: $exe stations --devices gpu $startup_file"
+  rm -f "$rep".nsys-rep
+  timeout "$limit" "$nsys" profile --trace=cuda,nvtx,osrt --sample=none --cpuctxsw=none --force-overwrite=true \
+      -o "$rep" "$exe" stations --devices gpu --stats "$startup_file" > "$data/nsys-startup.out" 2>&1
+  note "rc $? in $((SECONDS - start)) s"
+  [ -s "$rep".nsys-rep ] || { note "no report: $rep.nsys-rep"; return; }
+  local kind file
+  for kind in api gpu; do
+    file="$out/nsys-startup-$kind-trace.csv"
+    "$nsys" stats --force-export=true --report "cuda_${kind}_trace" --format csv --output - "$rep".nsys-rep 2>> "$log" |
+      head -20000 > "$file"  # the first 20,000 calls: the start-up and the first blocks
+    note "$(basename "$file"): $(wc -l < "$file") lines"
+  done
+}
+
+if wanted nsys || wanted nsys-lineitem || wanted startup; then
   nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys \
          /usr/local/cuda/nsight-systems-*/bin/nsys 2>/dev/null | head -1)
   if [ -z "$nsys" ]; then
@@ -144,6 +175,7 @@ if wanted nsys || wanted nsys-lineitem; then
     "$nsys" --version 2>&1 | tail -1 | tee -a "$log"
     wanted nsys && nsys_profile stations "${stations_run[@]}"
     wanted nsys-lineitem && nsys_profile lineitem "${lineitem_run[@]}"
+    wanted startup && startup_trace
   fi
 fi
 note "files in $out: $(cd "$out" && ls | tr '\n' ' ')"
