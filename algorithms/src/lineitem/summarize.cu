@@ -84,8 +84,7 @@ std::unique_ptr<job::lent_group<summary>> lend_with(summarize_options const& opt
 std::unique_ptr<job::lent_group<summary>> lend(summarize_options const& options) { return lend_with(options, nullptr); }
 
 summary summarize_each(job::input_sequence& inputs, summarize_options const& options) {
-  auto const lend_counted = [](summarize_options const& counted) { return lend(counted); };
-  auto const workers = job::lend_with_one_thread(options, !ROWSCAN_HAS_CUB, lend_counted);
+  auto const workers = job::lend_with_one_thread(options, !ROWSCAN_HAS_CUB, lend);
   return job::run_lent(inputs, options, *workers);  // the workers go after the answer: their memory freed
 }
 
